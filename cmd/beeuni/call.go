@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/beeuni/beeuni/loader"
+	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/loader/jshost"
+)
+
+// toolsCall is `beeuni tools call NAME [--args JSON|-] [--agent A] [--session S]`:
+// it loads the working tree's tool and calls it as the executor would, and
+// prints what the model receives.
+func (a *app) toolsCall(ctx context.Context, args []string) int {
+	usage := "tools call NAME [--args JSON|-] [--agent A] [--session S] [--dir DIR] [--harness H]"
+	fl := a.newFlags("tools call", usage)
+	dir := fl.String("dir", "", "the project folder, which holds beeuni.yaml (default: the current folder)")
+	harness := fl.String("harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
+	argsJSON := fl.String("args", "{}", "the arguments as a JSON object, or - to read them from standard input")
+	agent := fl.String("agent", "beeuni", "the agent making the call (its tools list decides visibility)")
+	session := fl.String("session", "local", "the session id the tool sees as context.sessionId")
+	pos, code, ok := parseOrUsage(fl, args)
+	if !ok {
+		return code
+	}
+	if len(pos) != 1 {
+		a.errorf(nil, "tools call takes one tool name")
+		fl.Usage()
+		return exitUsage
+	}
+	name := pos[0]
+	h, root, code, ok := a.projectFlags(*harness, *dir)
+	if !ok {
+		return code
+	}
+	raw, err := a.callArgs(*argsJSON)
+	if err != nil {
+		a.errorf(nil, "%v", err)
+		return exitUsage
+	}
+	if !a.manifestExists(root) {
+		return exitFailure
+	}
+	p := loader.Read(os.DirFS(root), h)
+	if p.HasErrors() {
+		for _, f := range p.Findings {
+			fmt.Fprintln(a.stderr, f.String())
+		}
+		a.errorf(nil, "tools call: fix the errors above first (run `beeuni validate`)")
+		return exitFailure
+	}
+	if _, ok := p.Tool(name); !ok {
+		a.errorf(nil, "no tool named %s is loaded", name)
+		return exitFailure
+	}
+	if !p.Visible(*agent, name) {
+		a.errorf(nil, "tool %s is hidden from agent %s: add it to agents.%s.tools in %s, or call it as another agent with --agent", name, *agent, *agent, loader.ManifestName)
+		return exitFailure
+	}
+	var spec []jshost.Spec
+	for _, s := range p.Specs() {
+		if s.Name == name {
+			spec = append(spec, s)
+		}
+	}
+	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	set := jshost.Load(ctx, spec, jshost.Options{Root: root, Logger: logger, Bundler: bundle.New(nil)})
+	defer set.Close()
+	for _, f := range set.Failures() {
+		a.errorf(nil, "tool %s (%s) did not load: %s", f.Name, f.Source, f.Reason)
+		return exitFailure
+	}
+	res, err := set.Call(ctx, name, raw, jshost.CallContext{SessionID: *session, Agent: *agent, Env: environ()})
+	if err != nil {
+		a.errorf(nil, "call %s: %v", name, err)
+		return exitFailure
+	}
+	if res.IsError {
+		fmt.Fprintln(a.stderr, res.Output)
+		return exitFailure
+	}
+	fmt.Fprintln(a.stdout, strings.TrimSuffix(res.Output, "\n"))
+	return exitOK
+}
+
+// callArgs reads --args: a JSON object, or - for standard input.
+func (a *app) callArgs(v string) (json.RawMessage, error) {
+	data := []byte(v)
+	if v == "-" {
+		var err error
+		if data, err = io.ReadAll(io.LimitReader(a.stdin, 1<<20+1)); err != nil {
+			return nil, fmt.Errorf("--args -: read standard input: %w", err)
+		}
+		if len(data) > 1<<20 {
+			return nil, errors.New("--args -: the arguments are larger than 1 MiB")
+		}
+	}
+	if strings.TrimSpace(string(data)) == "" {
+		data = []byte("{}")
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
+		return nil, fmt.Errorf("--args must be a JSON object such as '{\"query\": \"beeuni\"}'")
+	}
+	return data, nil
+}
+
+// environ is the process environment as context.env sees it.
+func environ() map[string]string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// loadModules is validate --load: bundle and load every module of p and
+// report each that would not, with its reason.
+func loadModules(ctx context.Context, root string, p *loader.Project) []loader.Finding {
+	set := jshost.Load(ctx, p.Specs(), jshost.Options{Root: root, Logger: slog.New(slog.DiscardHandler), Bundler: bundle.New(nil)})
+	defer set.Close()
+	var out []loader.Finding
+	for _, f := range set.Failures() {
+		file, line := f.Source, 0
+		if t, ok := p.Tool(f.Name); ok && t.File != "" && t.IsBuiltin() {
+			file, line = t.File, t.Line
+		}
+		out = append(out, loader.Finding{File: file, Line: line, Severity: loader.SeverityError,
+			Message: fmt.Sprintf("tool %s does not load: %s", f.Name, f.Reason)})
+	}
+	return out
+}

@@ -1,0 +1,2 @@
+// an old copy
+export default {}

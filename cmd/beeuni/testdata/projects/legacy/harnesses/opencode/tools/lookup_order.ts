@@ -1,0 +1,2 @@
+// the team's own
+export default {}

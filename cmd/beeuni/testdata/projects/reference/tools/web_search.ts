@@ -1,0 +1,5 @@
+export default {
+  description: 'My web search.',
+  parameters: { type: 'object', properties: {} },
+  async execute() { return 'ok' },
+}

@@ -1,0 +1,250 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/beeuni/beeuni/release"
+	"github.com/beeuni/beeuni/store"
+)
+
+// reconcile is one look at the branch: finish a publish a crash left
+// pending, then build, validate, sign, store and publish the head if it is
+// a commit not built before.
+func (c *Controller) reconcile(ctx context.Context) error {
+	c.buildMu.Lock()
+	defer c.buildMu.Unlock()
+	c.setStatus(func(s *Status) { s.LastCheck = c.cfg.now() })
+
+	st, err := loadState(c.cfg.DB)
+	if err != nil {
+		return err
+	}
+	if st.Pending != "" {
+		if err := c.publish(ctx, &st); err != nil {
+			return err
+		}
+	}
+	repo, head, err := c.src.head(ctx)
+	if err != nil {
+		c.metrics.gitErrors.Inc()
+		return err
+	}
+	headID := head.Hash.String()
+	c.setStatus(func(s *Status) { s.Head = headID })
+	if headID == st.LastCommit {
+		c.healthy(st)
+		return nil
+	}
+	start := time.Now()
+	rec, err := c.build(ctx, repo, head, st)
+	if err != nil {
+		c.metrics.builds.WithLabelValues("error").Inc()
+		return err
+	}
+	c.metrics.buildDuration.Observe(time.Since(start).Seconds())
+	if err := c.storeBuilt(rec, &st, headID); err != nil {
+		return err
+	}
+	c.setStatus(func(s *Status) { s.LastCommit = headID })
+	c.log.Info("release built", "release", rec.ID, "commit", rec.Commit, "status", rec.Status,
+		"files", len(rec.Entries), "tools", len(rec.Tools), "warnings", len(rec.Warnings), "findings", len(rec.Findings),
+		"took", time.Since(start).Round(time.Millisecond))
+	c.metrics.builds.WithLabelValues(rec.Status).Inc()
+	if rec.Status == release.StatusRejected {
+		c.metrics.rejected.Inc()
+		for _, f := range rec.Findings {
+			c.log.Warn("release rejected", "release", rec.ID, "finding", f.String())
+		}
+	}
+	if err := c.publish(ctx, &st); err != nil {
+		return err
+	}
+	c.healthy(st)
+	return nil
+}
+
+func (c *Controller) healthy(st state) {
+	now := c.cfg.now()
+	c.metrics.lastSuccess.Set(float64(now.Unix()))
+	c.setStatus(func(s *Status) {
+		s.Healthy, s.Error, s.Retrying, s.LastSuccess = true, "", "", now
+		s.LastCommit, s.Desired, s.Pinned = st.LastCommit, st.Desired, ""
+		if st.Pin != nil {
+			s.Pinned = st.Pin.Release
+		}
+	})
+}
+
+// build makes the signed-to-be record of head: its files, the burst of
+// commits it covers, and the validation of its manifest and changed modules.
+func (c *Controller) build(ctx context.Context, repo *git.Repository, head *object.Commit, st state) (*release.Record, error) {
+	rrepo, err := release.OpenRepo(c.src.dir)
+	if err != nil {
+		c.metrics.gitErrors.Inc()
+		return nil, err
+	}
+	defer rrepo.Close()
+	prev, prevRec := c.previous(st)
+	snap, err := rrepo.Build(ctx, head.Hash, prev)
+	if err != nil {
+		c.metrics.gitErrors.Inc()
+		return nil, fmt.Errorf("build release of commit %s: %w", head.Hash, err)
+	}
+	rec := snap.Record(c.cfg.Project, st.Seq+1, c.cfg.now().UTC())
+	rec.Previous = st.LastPublished
+	rec.Covers = covers(repo, head, st.LastCommit)
+	if snap.Valid() {
+		c.validate(ctx, rrepo, rec, prevRec)
+	}
+	rec.Status = release.StatusPublished
+	if !rec.Valid() {
+		rec.Status = release.StatusRejected
+	}
+	c.prev = snap
+	return rec, nil
+}
+
+// previous returns the last build to build incrementally against: the one in
+// memory, else the record of the last published release.
+func (c *Controller) previous(st state) (*release.Snapshot, *release.Record) {
+	var rec *release.Record
+	if st.LastPublished != "" {
+		if _, r, err := loadRelease(c.cfg.DB, st.LastPublished); err == nil {
+			rec = r
+		}
+	}
+	if c.prev != nil {
+		return c.prev, rec
+	}
+	if rec != nil {
+		return rec.Snapshot(), rec
+	}
+	return nil, nil
+}
+
+// storeBuilt signs rec and keeps it with the state change it makes, in one
+// transaction: the commit is never built again, and the release is published
+// (or, rejected, recorded on NATS) by publish, even after a crash.
+func (c *Controller) storeBuilt(rec *release.Record, st *state, headID string) error {
+	env, err := release.Sign(c.cfg.Key, rec)
+	if err != nil {
+		return fmt.Errorf("sign release %s: %w", rec.ID, err)
+	}
+	next := *st
+	next.Seq, next.LastCommit, next.Pending = rec.Seq, headID, rec.ID
+	err = c.cfg.DB.Update(func(tx *store.Tx) error {
+		if err := tx.Put(bucketReleases, rec.ID, stored{Status: rec.Status, Envelope: env}); err != nil {
+			return err
+		}
+		return putState(tx, next)
+	})
+	if err != nil {
+		return fmt.Errorf("store release %s: %w", rec.ID, err)
+	}
+	*st = next
+	return nil
+}
+
+// publish sends the pending release to NATS: its content the store lacks,
+// its record, and for a valid one the signed pointer that makes it the
+// fleet's release. Every step is idempotent, so a retry after a crash or a
+// NATS outage publishes it exactly once.
+func (c *Controller) publish(ctx context.Context, st *state) error {
+	s, rec, err := loadRelease(c.cfg.DB, st.Pending)
+	if err != nil {
+		return err
+	}
+	bus := c.cfg.Bus
+	if s.Status != release.StatusRejected {
+		if err := c.uploadContent(ctx, rec, st.LastPublished); err != nil {
+			return err
+		}
+	}
+	if err := bus.PutRelease(ctx, c.cfg.Project, rec.ID, mustJSON(s.Envelope)); err != nil {
+		c.metrics.publishErrors.Inc()
+		return fmt.Errorf("publish release %s: %w", rec.ID, err)
+	}
+	next := *st
+	next.Pending = ""
+	event := "release.rejected"
+	if s.Status != release.StatusRejected {
+		if err := c.putDesired(ctx, rec, false); err != nil {
+			return err
+		}
+		next.Desired, next.LastPublished, next.Pin = rec.ID, rec.ID, nil
+		event = "release.built"
+	}
+	if err := bus.Publish(ctx, c.cfg.Project, event, mustJSON(eventOf(rec)), event+":"+rec.ID); err != nil {
+		c.metrics.publishErrors.Inc()
+		return fmt.Errorf("publish event %s of %s: %w", event, rec.ID, err)
+	}
+	if err := c.cfg.DB.Update(func(tx *store.Tx) error { return putState(tx, next) }); err != nil {
+		return fmt.Errorf("store state after publishing %s: %w", rec.ID, err)
+	}
+	*st = next
+	c.setStatus(func(s *Status) { s.LastRelease = rec.ID })
+	return nil
+}
+
+// putDesired signs and publishes the pointer that makes rec the fleet's release.
+func (c *Controller) putDesired(ctx context.Context, rec *release.Record, replay bool) error {
+	ptr := release.Pointer{Project: c.cfg.Project, Release: rec.ID, Digest: rec.Digest, Seq: rec.Seq, Replay: replay, At: c.cfg.now().UTC()}
+	env, err := release.Sign(c.cfg.Key, ptr)
+	if err != nil {
+		return fmt.Errorf("sign pointer to %s: %w", rec.ID, err)
+	}
+	if _, err := c.cfg.Bus.PutDesired(ctx, c.cfg.Project, mustJSON(env)); err != nil {
+		c.metrics.publishErrors.Inc()
+		return fmt.Errorf("make %s the desired release: %w", rec.ID, err)
+	}
+	return nil
+}
+
+// uploadContent puts the content of rec the object store lacks. Content the
+// previous release had is there already; the rest is checked one by one.
+func (c *Controller) uploadContent(ctx context.Context, rec *release.Record, prevID string) error {
+	known := map[string]bool{}
+	if prevID != "" {
+		if _, prev, err := loadRelease(c.cfg.DB, prevID); err == nil {
+			for _, e := range prev.Entries {
+				known[e.Digest] = true
+			}
+		}
+	}
+	rrepo, err := release.OpenRepo(c.src.dir)
+	if err != nil {
+		return err
+	}
+	defer rrepo.Close()
+	open := rrepo.ContentOpener(ctx, rec.Entries)
+	for _, e := range rec.Entries {
+		if known[e.Digest] {
+			continue
+		}
+		known[e.Digest] = true
+		has, err := c.cfg.Bus.HasContent(ctx, e.Digest)
+		if err != nil {
+			c.metrics.publishErrors.Inc()
+			return fmt.Errorf("publish content of %s: %w", e.Path, err)
+		}
+		if has {
+			continue
+		}
+		r, err := open(e.Digest)
+		if err != nil {
+			return fmt.Errorf("read %s for release %s: %w", e.Path, rec.ID, err)
+		}
+		err = c.cfg.Bus.PutContent(ctx, e.Digest, r)
+		r.Close()
+		if err != nil {
+			c.metrics.publishErrors.Inc()
+			return fmt.Errorf("publish content of %s: %w", e.Path, err)
+		}
+	}
+	return nil
+}

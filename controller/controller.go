@@ -1,0 +1,215 @@
+// Package controller watches a project's branch through go-git and turns each
+// new head commit into a signed config release on NATS: fetch -> build ->
+// validate -> sign -> store -> publish, once per commit, across restarts.
+package controller
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/beeuni/beeuni/events"
+	"github.com/beeuni/beeuni/loader"
+	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/release"
+	"github.com/beeuni/beeuni/store"
+)
+
+// Defaults of Config.
+const (
+	DefaultBranch     = "main"
+	DefaultPoll       = 30 * time.Second
+	DefaultMinBackoff = 500 * time.Millisecond
+	DefaultMaxBackoff = 30 * time.Second
+)
+
+// Config is what a controller needs; zero values take the defaults.
+type Config struct {
+	Project    string
+	Repo       string // a local path or a Git URL
+	Branch     string
+	Poll       time.Duration
+	DataDir    string // mirror of a remote repo, the checkout used to load modules
+	HookSecret string // when set, POST /hooks/merge must carry a valid HMAC
+	Key        ed25519.PrivateKey
+	Bus        *events.Bus
+	DB         *store.DB
+	Logger     *slog.Logger
+	Registerer prometheus.Registerer
+	// Harness is the one whose rules resolve the tool set kept in records.
+	Harness loader.Harness
+	// Bundler checks that changed modules bundle and load; shared so an
+	// unchanged module is not bundled again.
+	Bundler    *bundle.Bundler
+	MinBackoff time.Duration
+	MaxBackoff time.Duration
+	now        func() time.Time
+}
+
+// Controller builds and publishes a project's releases. Create it with New,
+// then call Run; Handler serves the merge hook and the status.
+type Controller struct {
+	cfg     Config
+	src     *source
+	log     *slog.Logger
+	metrics *metrics
+	nudge   chan struct{}
+
+	mu     sync.Mutex // guards status
+	status Status
+
+	buildMu sync.Mutex // one reconcile or replay at a time
+	prev    *release.Snapshot
+}
+
+// Status is what GET /status reports.
+type Status struct {
+	Project     string    `json:"project"`
+	Repo        string    `json:"repo"`
+	Branch      string    `json:"branch"`
+	Head        string    `json:"head,omitempty"`
+	LastCommit  string    `json:"last_commit,omitempty"`
+	Desired     string    `json:"desired,omitempty"`
+	Pinned      string    `json:"pinned,omitempty"`
+	LastRelease string    `json:"last_release,omitempty"`
+	LastSuccess time.Time `json:"last_success,omitzero"`
+	LastCheck   time.Time `json:"last_check,omitzero"`
+	Healthy     bool      `json:"healthy"`
+	Error       string    `json:"error,omitempty"`
+	Retrying    string    `json:"retrying_in,omitempty"`
+}
+
+// New checks cfg and prepares a controller; nothing runs until Run.
+func New(cfg Config) (*Controller, error) {
+	if cfg.Branch == "" {
+		cfg.Branch = DefaultBranch
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = DefaultPoll
+	}
+	if cfg.MinBackoff <= 0 {
+		cfg.MinBackoff = DefaultMinBackoff
+	}
+	if cfg.MaxBackoff <= 0 {
+		cfg.MaxBackoff = DefaultMaxBackoff
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Registerer == nil {
+		cfg.Registerer = prometheus.NewRegistry()
+	}
+	if cfg.Harness == "" {
+		cfg.Harness = loader.HarnessDefault
+	}
+	if cfg.Bundler == nil {
+		cfg.Bundler = bundle.New(nil)
+	}
+	if cfg.now == nil {
+		cfg.now = time.Now
+	}
+	switch {
+	case cfg.Key == nil:
+		return nil, errors.New("new controller: no signing key: pass --signing-key FILE")
+	case cfg.Bus == nil:
+		return nil, errors.New("new controller: no NATS connection")
+	case cfg.DB == nil:
+		return nil, errors.New("new controller: no state database")
+	}
+	if err := events.CheckProject(cfg.Project); err != nil {
+		return nil, fmt.Errorf("new controller: %w (pass --project)", err)
+	}
+	src, err := newSource(cfg.Repo, cfg.Branch, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	m, err := newMetrics(cfg.Registerer, cfg.Project)
+	if err != nil {
+		return nil, fmt.Errorf("new controller: %w", err)
+	}
+	c := &Controller{
+		cfg:     cfg,
+		src:     src,
+		log:     cfg.Logger.With("component", "controller", "project", cfg.Project),
+		metrics: m,
+		nudge:   make(chan struct{}, 1),
+		status:  Status{Project: cfg.Project, Repo: cfg.Repo, Branch: cfg.Branch},
+	}
+	return c, nil
+}
+
+// Nudge makes the controller look at the branch at once (the merge hook).
+func (c *Controller) Nudge() {
+	select {
+	case c.nudge <- struct{}{}:
+	default:
+	}
+}
+
+// Status returns a copy of the controller's status.
+func (c *Controller) Status() Status {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.status
+}
+
+func (c *Controller) setStatus(f func(*Status)) {
+	c.mu.Lock()
+	f(&c.status)
+	c.mu.Unlock()
+}
+
+// Run watches the branch until ctx ends: at start, every --poll, and at each
+// nudge. A failed look is retried with backoff; the fleet keeps its release.
+func (c *Controller) Run(ctx context.Context) error {
+	st, err := loadState(c.cfg.DB)
+	if err != nil {
+		return err
+	}
+	c.setStatus(func(s *Status) {
+		s.LastCommit, s.Desired = st.LastCommit, st.Desired
+		if st.Pin != nil {
+			s.Pinned = st.Pin.Release
+		}
+	})
+	stopReplay, err := c.serveReplay(ctx)
+	if err != nil {
+		return err
+	}
+	defer stopReplay()
+
+	backoff := time.Duration(0)
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-timer.C:
+		case <-c.nudge:
+			if !timer.Stop() {
+				select {
+				case <-timer.C:
+				default:
+				}
+			}
+		}
+		err := c.reconcile(ctx)
+		next := c.cfg.Poll
+		if err != nil && ctx.Err() == nil {
+			backoff = min(max(2*backoff, c.cfg.MinBackoff), c.cfg.MaxBackoff)
+			next = min(backoff, c.cfg.Poll)
+			c.log.Warn("look at the branch failed; retrying", "error", err, "retry_in", next)
+			c.setStatus(func(s *Status) { s.Healthy, s.Error, s.Retrying = false, err.Error(), next.String() })
+		} else if err == nil {
+			backoff = 0
+		}
+		timer.Reset(next)
+	}
+}

@@ -1,0 +1,290 @@
+package controller
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/beeuni/beeuni/events"
+	"github.com/beeuni/beeuni/events/natstest"
+	"github.com/beeuni/beeuni/release"
+)
+
+func TestPublishesHeadOnce(t *testing.T) {
+	f := newFixture(t)
+	commit := f.commit("first tools", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	// Untracked and ignored files never enter a release.
+	os.WriteFile(filepath.Join(f.repoDir, "untracked.txt"), []byte("x"), 0o644)
+	c := f.start(nil)
+	rec := f.waitDesiredCommit(commit)
+	if rec.Status != release.StatusPublished || rec.Seq != 1 || rec.Subject != "first tools" || !strings.Contains(rec.Author, "ada@example.com") {
+		t.Fatalf("record = %+v", rec)
+	}
+	var paths []string
+	for _, e := range rec.Entries {
+		paths = append(paths, e.Path)
+	}
+	if !slices.Equal(paths, []string{"beeuni.yaml", "tools/greet.ts"}) {
+		t.Fatalf("entries = %v, want exactly the tracked files", paths)
+	}
+	if len(rec.Tools) != 2 || rec.Tools[1].Name != "greet" || rec.Tools[1].Digest == "" {
+		t.Fatalf("tools = %+v", rec.Tools)
+	}
+	for _, e := range rec.Entries {
+		if has, err := f.bus.HasContent(context.Background(), e.Digest); err != nil || !has {
+			t.Fatalf("content of %s not published: %v", e.Path, err)
+		}
+	}
+	// Nudges and restarts with no new commit publish nothing again.
+	c.Nudge()
+	c.Nudge()
+	c.stop()
+	c = f.start(nil)
+	natstest.WaitFor(t, waitFor, func() error {
+		if st := c.Status(); !st.Healthy || st.LastCommit != commit {
+			return fmt.Errorf("status %+v", st)
+		}
+		return nil
+	})
+	if got := f.events(); !slices.Equal(got, []string{"release.built"}) {
+		t.Fatalf("events = %v, want one release.built", got)
+	}
+}
+
+func TestRejectedCommitKeepsLastGood(t *testing.T) {
+	f := newFixture(t)
+	good := f.commit("good", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	c := f.start(nil)
+	goodRec := f.waitDesiredCommit(good)
+
+	bad := f.commit("bad", map[string]string{"beeuni.yaml": "tools:\n  web_search: beeuni:image_search\n"})
+	c.Nudge()
+	natstest.WaitFor(t, waitFor, func() error {
+		if got := f.events(); len(got) != 2 {
+			return fmt.Errorf("events %v, want the bad commit %s handled", got, bad)
+		}
+		return nil
+	})
+	p, err := f.desired()
+	if err != nil || p.Release != goodRec.ID {
+		t.Fatalf("desired = %+v, %v; want the last good release %s", p, err, goodRec.ID)
+	}
+	ids, err := f.bus.ListReleases(context.Background(), "demo")
+	if err != nil || len(ids) != 2 {
+		t.Fatalf("releases = %v, %v", ids, err)
+	}
+	var rejected *release.Record
+	for _, id := range ids {
+		if r := f.record(id); r.Commit == bad {
+			rejected = r
+		}
+	}
+	if rejected == nil || rejected.Status != release.StatusRejected || len(rejected.Findings) != 1 ||
+		!strings.Contains(rejected.Findings[0].Message, "must be `beeuni:web_search` (the Beeuni tool)") || rejected.Findings[0].Line != 2 {
+		t.Fatalf("rejected record = %+v", rejected)
+	}
+	if got := f.events(); !slices.Equal(got, []string{"release.built", "release.rejected"}) {
+		t.Fatalf("events = %v", got)
+	}
+}
+
+func TestModuleThatDoesNotLoadIsAWarning(t *testing.T) {
+	f := newFixture(t)
+	commit := f.commit("broken tool", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": "export default { description: 'x', parameters: { type: 'object' }, execute() { return 1 }\n"})
+	f.start(nil)
+	rec := f.waitDesiredCommit(commit)
+	if len(rec.Warnings) != 1 || !strings.Contains(rec.Warnings[0].Message, "tool greet does not load") || rec.Warnings[0].File != "tools/greet.ts" {
+		t.Fatalf("warnings = %+v", rec.Warnings)
+	}
+}
+
+func TestBurstCoversCommits(t *testing.T) {
+	f := newFixture(t)
+	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	c := f.start(nil)
+	f.waitDesiredCommit(first)
+	second := f.commit("two", map[string]string{"a.txt": "a"})
+	third := f.commit("three", map[string]string{"b.txt": "b"})
+	c.Nudge()
+	rec := f.waitDesiredCommit(third)
+	if !slices.Equal(rec.Covers, []string{third, second}) || rec.Seq != 2 || rec.Previous == "" {
+		t.Fatalf("covers = %v seq %d previous %q", rec.Covers, rec.Seq, rec.Previous)
+	}
+}
+
+func TestMergeHook(t *testing.T) {
+	f := newFixture(t)
+	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	c := f.start(func(cfg *Config) { cfg.HookSecret = "s3cret" })
+	f.waitDesiredCommit(first)
+	srv := httptest.NewServer(c.Handler())
+	defer srv.Close()
+
+	body := []byte(`{"commit": "` + first + `"}`)
+	cases := []struct {
+		name string
+		body []byte
+		sig  string
+		want int
+	}{
+		{"no signature", body, "", http.StatusUnauthorized},
+		{"wrong signature", body, Sign("other", body), http.StatusUnauthorized},
+		{"malformed signature", body, "sha256=zz", http.StatusUnauthorized},
+		{"not json", []byte("{"), Sign("s3cret", []byte("{")), http.StatusBadRequest},
+		{"good, empty body", nil, Sign("s3cret", nil), http.StatusAccepted},
+		{"good", body, Sign("s3cret", body), http.StatusAccepted},
+	}
+	for _, tc := range cases {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/hooks/merge", bytes.NewReader(tc.body))
+		if tc.sig != "" {
+			req.Header.Set("X-Beeuni-Signature", tc.sig)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("%s: status %d, want %d", tc.name, resp.StatusCode, tc.want)
+		}
+	}
+	// A signed hook makes the controller look at once (the poll is an hour).
+	second := f.commit("two", map[string]string{"c.txt": "c"})
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/hooks/merge", bytes.NewReader(body))
+	req.Header.Set("X-Beeuni-Signature", Sign("s3cret", body))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	f.waitDesiredCommit(second)
+}
+
+func TestReplayHoldsUntilNewCommit(t *testing.T) {
+	f := newFixture(t)
+	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	c := f.start(nil)
+	r1 := f.waitDesiredCommit(first)
+	second := f.commit("two", map[string]string{"tools/greet.ts": strings.Replace(greetTool, "hello", "hi", 1)})
+	c.Nudge()
+	f.waitDesiredCommit(second)
+
+	// Replay over NATS, as `beeuni release replay` does.
+	ans, err := f.bus.Control(context.Background(), "demo", "replay", []byte(`{"release": "`+r1.ID+`"}`))
+	if err != nil || !strings.Contains(string(ans), r1.ID) {
+		t.Fatalf("replay: %s, %v", ans, err)
+	}
+	p, err := f.desired()
+	if err != nil || p.Release != r1.ID || !p.Replay {
+		t.Fatalf("desired after replay = %+v, %v", p, err)
+	}
+	// It holds across polls and restarts ...
+	c.Nudge()
+	c.stop()
+	c = f.start(nil)
+	natstest.WaitFor(t, waitFor, func() error {
+		if st := c.Status(); !st.Healthy || st.Pinned != r1.ID {
+			return fmt.Errorf("status %+v", st)
+		}
+		return nil
+	})
+	if p, _ := f.desired(); p.Release != r1.ID {
+		t.Fatalf("replay did not hold: desired %s", p.Release)
+	}
+	// ... and yields to a new commit.
+	third := f.commit("three", map[string]string{"d.txt": "d"})
+	c.Nudge()
+	rec := f.waitDesiredCommit(third)
+	if rec.Seq != 3 {
+		t.Fatalf("seq = %d", rec.Seq)
+	}
+	if st := c.Status(); st.Pinned != "" {
+		t.Fatalf("pin kept after a new commit: %+v", st)
+	}
+	// A rejected or unknown release cannot be replayed.
+	if _, err := f.bus.Control(context.Background(), "demo", "replay", []byte(`{"release": "r9-000000000000"}`)); err == nil {
+		t.Fatal("replay of an unknown release succeeded")
+	}
+}
+
+func TestGitUnreachableThenBack(t *testing.T) {
+	f := newFixture(t)
+	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	c := f.start(nil)
+	r1 := f.waitDesiredCommit(first)
+
+	// A commit lands just as the repository becomes unreachable.
+	second := f.commit("two", map[string]string{"e.txt": "e"})
+	hidden := f.repoDir + ".away"
+	if err := os.Rename(f.repoDir, hidden); err != nil {
+		t.Fatal(err)
+	}
+	c.Nudge()
+	natstest.WaitFor(t, waitFor, func() error {
+		if st := c.Status(); st.Healthy || !strings.Contains(st.Error, "open repository") {
+			return fmt.Errorf("status %+v, want an unreachable-repository error", st)
+		}
+		return nil
+	})
+	if p, _ := f.desired(); p.Release != r1.ID {
+		t.Fatalf("fleet lost its release while git was away: %+v", p)
+	}
+	if err := os.Rename(hidden, f.repoDir); err != nil {
+		t.Fatal(err)
+	}
+	// No nudge: the backoff retry finds it.
+	f.waitDesiredCommit(second)
+	natstest.WaitFor(t, waitFor, func() error {
+		if st := c.Status(); !st.Healthy {
+			return fmt.Errorf("status %+v", st)
+		}
+		return nil
+	})
+}
+
+func TestNATSDownThenBackPublishesOnce(t *testing.T) {
+	f := newFixture(t)
+	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	c := f.start(nil)
+	f.waitDesiredCommit(first)
+
+	// NATS goes away; a commit lands; the controller builds and stores it but
+	// cannot publish, and says so.
+	opts := f.nats.Options()
+	opts.Port = f.nats.Port()
+	f.nats.Shutdown()
+	second := f.commit("two", map[string]string{"tools/greet.ts": strings.Replace(greetTool, "hello", "hey", 1)})
+	c.Nudge()
+	natstest.WaitFor(t, waitFor, func() error {
+		if st := c.Status(); st.Healthy || st.LastCommit != second {
+			return fmt.Errorf("status %+v, want built-but-unpublished", st)
+		}
+		return nil
+	})
+	// The controller is killed here and a new one starts when NATS is back:
+	// the pending release is published, not built again.
+	c.stop()
+	natstest.WaitFor(t, waitFor, func() error {
+		e, err := events.StartEmbedded(opts)
+		if err == nil {
+			f.nats = e
+			t.Cleanup(e.Shutdown)
+		}
+		return err
+	})
+	c = f.start(nil)
+	rec := f.waitDesiredCommit(second)
+	if rec.Seq != 2 {
+		t.Fatalf("seq = %d: the commit was built twice", rec.Seq)
+	}
+	if got := f.events(); !slices.Equal(got, []string{"release.built", "release.built"}) {
+		t.Fatalf("events = %v, want two release.built", got)
+	}
+}

@@ -1,0 +1,124 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// maxCovers bounds how many commits a record lists as covered by a burst.
+const maxCovers = 100
+
+// source is the watched branch: a local repository read in place (never its
+// work tree), or a remote one fetched into a bare mirror in the data folder.
+type source struct {
+	url    string // as given by --repo
+	branch string
+	dir    string // the repository go-git reads
+	remote bool
+}
+
+func newSource(repo, branch, dataDir string) (*source, error) {
+	if repo == "" {
+		return nil, errors.New("watch repository: --repo is empty: pass a local path or a Git URL")
+	}
+	if isURL(repo) {
+		return &source{url: repo, branch: branch, dir: filepath.Join(dataDir, "mirror.git"), remote: true}, nil
+	}
+	abs, err := filepath.Abs(repo)
+	if err != nil {
+		return nil, fmt.Errorf("watch repository %s: %w", repo, err)
+	}
+	return &source{url: abs, branch: branch, dir: abs}, nil
+}
+
+func isURL(s string) bool {
+	return strings.Contains(s, "://") || strings.HasPrefix(s, "git@")
+}
+
+// head fetches (for a remote) and returns the branch's head commit.
+func (s *source) head(ctx context.Context) (*git.Repository, *object.Commit, error) {
+	var repo *git.Repository
+	var err error
+	if s.remote {
+		repo, err = s.fetch(ctx)
+	} else {
+		repo, err = git.PlainOpenWithOptions(s.dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("open repository %s: %w (check --repo)", s.url, err)
+	}
+	ref, err := repo.Reference(s.ref(), true)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read branch %s of %s: %w (check --branch)", s.branch, s.url, err)
+	}
+	c, err := repo.CommitObject(ref.Hash())
+	if err != nil {
+		return nil, nil, fmt.Errorf("read commit %s of %s: %w (the repository may be corrupt)", ref.Hash(), s.url, err)
+	}
+	return repo, c, nil
+}
+
+// ref is the reference the branch's head is read from.
+func (s *source) ref() plumbing.ReferenceName {
+	if s.remote {
+		return plumbing.NewRemoteReferenceName("origin", s.branch)
+	}
+	return plumbing.NewBranchReferenceName(s.branch)
+}
+
+func (s *source) fetch(ctx context.Context) (*git.Repository, error) {
+	repo, err := git.PlainOpen(s.dir)
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		if err := os.MkdirAll(filepath.Dir(s.dir), 0o755); err != nil {
+			return nil, err
+		}
+		repo, err = git.PlainInit(s.dir, true)
+		if err == nil {
+			_, err = repo.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{s.url}})
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	spec := config.RefSpec(fmt.Sprintf("+refs/heads/%s:refs/remotes/origin/%s", s.branch, s.branch))
+	err = repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RefSpecs: []config.RefSpec{spec}, Force: true})
+	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
+		return nil, fmt.Errorf("fetch %s: %w", s.url, err)
+	}
+	return repo, nil
+}
+
+// covers lists the commits from head back to (not including) since, newest
+// first, so a record says which merges of a burst it holds.
+func covers(repo *git.Repository, head *object.Commit, since string) []string {
+	if since == "" {
+		return nil
+	}
+	iter, err := repo.Log(&git.LogOptions{From: head.Hash})
+	if err != nil {
+		return nil
+	}
+	defer iter.Close()
+	var out []string
+	stop := errors.New("stop")
+	_ = iter.ForEach(func(c *object.Commit) error {
+		if c.Hash.String() == since || len(out) >= maxCovers {
+			return stop
+		}
+		out = append(out, c.Hash.String())
+		return nil
+	})
+	if len(out) <= 1 {
+		return nil
+	}
+	return out
+}

@@ -1,0 +1,127 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/beeuni/beeuni/loader"
+	"github.com/beeuni/beeuni/loader/jshost"
+	"github.com/beeuni/beeuni/release"
+)
+
+// validate applies the manifest rules to rec's tree, records the resolved
+// tool set, and loads every project module that changed since prev, so a
+// commit whose tool cannot even be bundled is reported in its record.
+// Manifest errors reject the release; a module that does not load is a
+// warning (the fleet leaves that one tool out, as the executor would).
+func (c *Controller) validate(ctx context.Context, rrepo *release.Repo, rec *release.Record, prev *release.Record) {
+	project := loader.Read(rrepo.FS(ctx, rec.Entries), c.cfg.Harness)
+	for _, f := range project.Findings {
+		rf := release.Finding{File: f.File, Line: f.Line, Severity: release.Severity(f.Severity), Message: f.Message}
+		if f.Severity == loader.SeverityError {
+			rec.Findings = append(rec.Findings, rf)
+		} else {
+			rec.Warnings = append(rec.Warnings, rf)
+		}
+	}
+	digests := make(map[string]string, len(rec.Entries))
+	for _, e := range rec.Entries {
+		digests[e.Path] = e.Digest
+	}
+	for _, t := range project.Tools {
+		ref := release.ToolRef{Name: t.Name, Kind: string(t.Kind), Source: t.Source}
+		if !t.IsBuiltin() {
+			ref.Digest = digests[t.Source]
+		}
+		rec.Tools = append(rec.Tools, ref)
+	}
+	if project.HasErrors() {
+		return
+	}
+	changed := changedModules(project, rec, prev)
+	if len(changed) == 0 {
+		return
+	}
+	for _, f := range c.loadModules(ctx, rrepo, rec, changed) {
+		rec.Warnings = append(rec.Warnings, release.Finding{File: f.Source, Severity: release.SeverityWarning,
+			Message: fmt.Sprintf("tool %s does not load: %s", f.Name, f.Reason)})
+	}
+}
+
+// changedModules are the project modules whose content (or the tool they
+// serve) is new in rec. A module's own imports are not tracked: any change
+// to a non-module file outside the manifest counts as a change to all.
+func changedModules(p *loader.Project, rec, prev *release.Record) []jshost.Spec {
+	if prev == nil {
+		return projectSpecs(p)
+	}
+	old := map[string]string{}
+	for _, t := range prev.Tools {
+		old[t.Name] = t.Source + "@" + t.Digest
+	}
+	if filesChanged(rec, prev) {
+		return projectSpecs(p)
+	}
+	var out []jshost.Spec
+	for _, s := range projectSpecs(p) {
+		var digest string
+		for _, t := range rec.Tools {
+			if t.Name == s.Name {
+				digest = t.Digest
+			}
+		}
+		if old[s.Name] != s.Source+"@"+digest {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// filesChanged reports whether a file other than a manifest was added,
+// removed or changed: such a
+// file may be imported by any module.
+func filesChanged(rec, prev *release.Record) bool {
+	d := release.Diff(prev, rec)
+	paths := make([]string, 0, len(d.FilesAdded)+len(d.FilesRemoved)+len(d.FilesChanged))
+	for _, e := range append(d.FilesAdded, d.FilesRemoved...) {
+		paths = append(paths, e.Path)
+	}
+	for _, e := range d.FilesChanged {
+		paths = append(paths, e.Path)
+	}
+	for _, p := range paths {
+		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
+			return true
+		}
+	}
+	return false
+}
+
+func projectSpecs(p *loader.Project) []jshost.Spec {
+	var out []jshost.Spec
+	for _, s := range p.Specs() {
+		if s.Code == nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// loadModules lays rec out in a scratch folder and loads specs there, the
+// way an executor would, returning what did not load.
+func (c *Controller) loadModules(ctx context.Context, rrepo *release.Repo, rec *release.Record, specs []jshost.Spec) []jshost.Failure {
+	scratch, err := os.MkdirTemp(c.cfg.DataDir, "validate-")
+	if err != nil {
+		return []jshost.Failure{{Name: "*", Source: c.cfg.DataDir, Reason: "cannot make a scratch folder to load modules: " + err.Error()}}
+	}
+	defer os.RemoveAll(scratch)
+	dst := filepath.Join(scratch, "tree")
+	if err := release.WriteTree(dst, rec, rrepo.ContentOpener(ctx, rec.Entries)); err != nil {
+		return []jshost.Failure{{Name: "*", Source: rec.ID, Reason: "cannot lay the release out to load its modules: " + err.Error()}}
+	}
+	set := jshost.Load(ctx, specs, jshost.Options{Root: dst, Bundler: c.cfg.Bundler, Logger: c.log})
+	defer set.Close()
+	return set.Failures()
+}

@@ -1,0 +1,186 @@
+package events
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// ErrConflict: an immutable record already exists with other content.
+var ErrConflict = errors.New("already stored with other content")
+
+// CheckReleaseID accepts letters, digits, '-', '_' and '.' (not leading).
+func CheckReleaseID(id string) error {
+	fix := "release ids look like 000042-1a2b3c4d5e6f"
+	if id == "" || id[0] == '.' {
+		return fmt.Errorf("%w: release id %q must start with a letter, digit, '-' or '_' (%s)", ErrInvalidName, id, fix)
+	}
+	return checkToken("release id", strings.ReplaceAll(id, ".", "_"), fix)
+}
+
+func releaseObject(project, id string) string { return project + "/" + id }
+
+// PutRelease stores the release record data of project under id. Records
+// are immutable: storing the same bytes again is a no-op, other bytes under
+// an existing id fail with ErrConflict.
+func (b *Bus) PutRelease(ctx context.Context, project, id string, data []byte) error {
+	if err := checkRelease(project, id); err != nil {
+		return fmt.Errorf("store release: %w", err)
+	}
+	name := releaseObject(project, id)
+	os, err := b.obj(ctx, BucketReleases)
+	if err != nil {
+		return fmt.Errorf("store release %s: %w", name, err)
+	}
+	info, err := os.GetInfo(ctx, name)
+	switch {
+	case err == nil && !info.Deleted:
+		sum := sha256.Sum256(data)
+		if info.Digest == "SHA-256="+base64.URLEncoding.EncodeToString(sum[:]) {
+			return nil
+		}
+		return fmt.Errorf("store release %s: %w (release records are immutable; build a new release instead)", name, ErrConflict)
+	case err != nil && !errors.Is(err, jetstream.ErrObjectNotFound):
+		return fmt.Errorf("store release %s: %w%s", name, err, hint(err))
+	}
+	if _, err := os.Put(ctx, jetstream.ObjectMeta{Name: name}, bytes.NewReader(data)); err != nil {
+		return fmt.Errorf("store release %s in %s: %w%s", name, BucketReleases, err, hint(err))
+	}
+	return nil
+}
+
+// GetRelease returns the release record of project stored under id, or an
+// error wrapping ErrNotFound.
+func (b *Bus) GetRelease(ctx context.Context, project, id string) ([]byte, error) {
+	if err := checkRelease(project, id); err != nil {
+		return nil, fmt.Errorf("read release: %w", err)
+	}
+	name := releaseObject(project, id)
+	os, err := b.obj(ctx, BucketReleases)
+	if err != nil {
+		return nil, fmt.Errorf("read release %s: %w", name, err)
+	}
+	data, err := os.GetBytes(ctx, name)
+	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		return nil, fmt.Errorf("read release %s: %w (list releases with `beeuni release ls`)", name, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read release %s: %w%s", name, err, hint(err))
+	}
+	return data, nil
+}
+
+// ListReleases returns the ids of project's stored releases in string order.
+func (b *Bus) ListReleases(ctx context.Context, project string) ([]string, error) {
+	if err := CheckProject(project); err != nil {
+		return nil, fmt.Errorf("list releases: %w", err)
+	}
+	os, err := b.obj(ctx, BucketReleases)
+	if err != nil {
+		return nil, fmt.Errorf("list releases of %s: %w", project, err)
+	}
+	infos, err := os.List(ctx)
+	if errors.Is(err, jetstream.ErrNoObjectsFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list releases of %s: %w%s", project, err, hint(err))
+	}
+	prefix := project + "/"
+	var ids []string
+	for _, info := range infos {
+		if id, ok := strings.CutPrefix(info.Name, prefix); ok && !info.Deleted {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+func checkRelease(project, id string) error {
+	if err := CheckProject(project); err != nil {
+		return err
+	}
+	return CheckReleaseID(id)
+}
+
+// HasContent reports whether content with this sha256 hex digest is stored.
+func (b *Bus) HasContent(ctx context.Context, digest string) (bool, error) {
+	if err := CheckDigest(digest); err != nil {
+		return false, fmt.Errorf("look up content: %w", err)
+	}
+	os, err := b.obj(ctx, BucketContent)
+	if err != nil {
+		return false, fmt.Errorf("look up content %s: %w", digest, err)
+	}
+	info, err := os.GetInfo(ctx, digest)
+	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look up content %s: %w%s", digest, err, hint(err))
+	}
+	return !info.Deleted, nil
+}
+
+// PutContent stores r under digest unless it is there already. It does not
+// check that r hashes to digest: the caller computed it, and the reader
+// verifies what it fetches.
+func (b *Bus) PutContent(ctx context.Context, digest string, r io.Reader) error {
+	has, err := b.HasContent(ctx, digest)
+	if err != nil {
+		return fmt.Errorf("store content: %w", err)
+	}
+	if has {
+		return nil
+	}
+	os, err := b.obj(ctx, BucketContent)
+	if err != nil {
+		return fmt.Errorf("store content %s: %w", digest, err)
+	}
+	if _, err := os.Put(ctx, jetstream.ObjectMeta{Name: digest}, r); err != nil {
+		return fmt.Errorf("store content %s in %s: %w%s", digest, BucketContent, err, hint(err))
+	}
+	return nil
+}
+
+// OpenContent returns a reader of the content stored under digest, or an
+// error wrapping ErrNotFound. Close it when done.
+func (b *Bus) OpenContent(ctx context.Context, digest string) (io.ReadCloser, error) {
+	if err := CheckDigest(digest); err != nil {
+		return nil, fmt.Errorf("fetch content: %w", err)
+	}
+	os, err := b.obj(ctx, BucketContent)
+	if err != nil {
+		return nil, fmt.Errorf("fetch content %s: %w", digest, err)
+	}
+	res, err := os.Get(ctx, digest)
+	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		return nil, fmt.Errorf("fetch content %s: %w (the controller stores content before it publishes a release)", digest, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("fetch content %s: %w%s", digest, err, hint(err))
+	}
+	return res, nil
+}
+
+// GetContent copies the content stored under digest to w.
+func (b *Bus) GetContent(ctx context.Context, digest string, w io.Writer) error {
+	rc, err := b.OpenContent(ctx, digest)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	if _, err := io.Copy(w, rc); err != nil {
+		return fmt.Errorf("fetch content %s: %w%s", digest, err, hint(err))
+	}
+	return nil
+}

@@ -1,0 +1,263 @@
+package executor
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/beeuni/beeuni/events"
+	"github.com/beeuni/beeuni/loader/jshost"
+	"github.com/beeuni/beeuni/release"
+	"github.com/beeuni/beeuni/store"
+)
+
+// restore loads the tool set bbolt says was last switched to, so the
+// executor serves at once after a restart, even with NATS down. Folders of
+// other releases (a crash mid-converge) are removed.
+func (e *Executor) restore(ctx context.Context) {
+	var act activeRecord
+	var found bool
+	err := e.db.View(func(tx *store.Tx) error {
+		var err error
+		found, err = tx.Get(bucketActive, keyActive, &act)
+		return err
+	})
+	if err != nil {
+		e.log.Error("read the last tool set; waiting for NATS", "error", err)
+		return
+	}
+	e.removeStale(act.Dir)
+	if !found {
+		return
+	}
+	if _, err := os.Stat(act.Dir); err != nil {
+		e.log.Error("the last release's folder is gone; waiting for NATS", "release", act.Release, "error", err)
+		return
+	}
+	ts := LoadToolSet(ctx, act.Release, act.Dir, e.cfg.Harness, e.hostOptions())
+	e.srv.Switch(ts)
+	e.mu.Lock()
+	e.active = act
+	e.mu.Unlock()
+	e.log.Info("serving the last tool set", "release", act.Release, "tools", len(ts.Tools()), "failed", len(ts.Failures()),
+		"took", ts.LoadDuration().Round(time.Millisecond))
+}
+
+// removeStale deletes release folders other than keep: left by a crash
+// before a switch, or by one after it but before the old folder was freed.
+func (e *Executor) removeStale(keep string) {
+	entries, err := os.ReadDir(releasesDir(e.cfg.DataDir))
+	if err != nil {
+		return
+	}
+	for _, d := range entries {
+		p := filepath.Join(releasesDir(e.cfg.DataDir), d.Name())
+		if p != keep {
+			os.RemoveAll(p)
+		}
+	}
+}
+
+func (e *Executor) hostOptions() jshost.Options {
+	return jshost.Options{Bundler: e.bundler, Logger: e.cfg.Logger, DefaultTimeout: e.cfg.DefaultTimeout,
+		TempDir: os.TempDir()}
+}
+
+// converge makes the release d points at the served one. A pointer that
+// does not verify is refused and reported; the executor keeps its set.
+func (e *Executor) converge(ctx context.Context, d desired) {
+	ptr, rec, err := e.verify(ctx, d)
+	if err != nil {
+		if ctx.Err() == nil {
+			e.fail(ctx, ptr.Release, err)
+		}
+		return
+	}
+	e.mu.Lock()
+	cur := e.active
+	e.mu.Unlock()
+	if rec.ID == cur.Release {
+		e.srv.SetState(State{Desired: rec.ID})
+		e.notify()
+		return
+	}
+	if !ptr.Replay && cur.Release != "" && rec.Seq < cur.Seq {
+		e.log.Warn("ignoring an older release (only a replay moves back)", "release", rec.ID, "serving", cur.Release)
+		return
+	}
+	start := time.Now()
+	e.srv.SetState(State{Desired: rec.ID, Converging: true})
+	e.notify()
+	dir := filepath.Join(releasesDir(e.cfg.DataDir), rec.ID)
+	if err := release.WriteTree(dir, rec, e.opener(ctx)); err != nil {
+		if ctx.Err() == nil {
+			e.fail(ctx, rec.ID, fmt.Errorf("lay out release %s: %w", rec.ID, err))
+		}
+		return
+	}
+	ts := LoadToolSet(ctx, rec.ID, dir, e.cfg.Harness, e.hostOptions())
+	if e.newer() || ctx.Err() != nil {
+		// A newer release arrived while this one loaded: the newest wins.
+		ts.Discard()
+		os.RemoveAll(dir)
+		return
+	}
+	act := activeRecord{Release: rec.ID, Seq: rec.Seq, Dir: dir, Failures: ts.Failures(), At: time.Now().UTC()}
+	for _, t := range ts.Tools() {
+		act.Tools = append(act.Tools, t.Name)
+	}
+	old := e.srv.Current()
+	e.srv.Switch(ts)
+	if err := e.db.Update(func(tx *store.Tx) error { return tx.Put(bucketActive, keyActive, act) }); err != nil {
+		// Serving is right; only a restart would load the older set again.
+		e.log.Error("persist the loaded tool set", "release", rec.ID, "error", err)
+	}
+	e.mu.Lock()
+	e.active = act
+	e.mu.Unlock()
+	e.srv.SetState(State{Desired: rec.ID})
+	e.freeWhenDone(ctx, old, dir)
+	e.log.Info("converged", "release", rec.ID, "tools", len(act.Tools), "failed", len(act.Failures),
+		"took", time.Since(start).Round(time.Millisecond))
+	e.notify()
+	e.publish(ctx, "executor.converged", map[string]any{"executor": e.cfg.ID, "release": rec.ID,
+		"tools": act.Tools, "took_ms": time.Since(start).Milliseconds()})
+	if len(act.Failures) > 0 {
+		e.publish(ctx, "tools.load_failed", map[string]any{"executor": e.cfg.ID, "release": rec.ID, "failures": act.Failures})
+	}
+}
+
+// verify checks the pointer and the record it names: signatures (with a
+// trust key), the record's digest over its entries, and that both agree.
+func (e *Executor) verify(ctx context.Context, d desired) (release.Pointer, *release.Record, error) {
+	var ptr release.Pointer
+	if err := e.open(d.value, &ptr); err != nil {
+		return ptr, nil, fmt.Errorf("refused the desired-release pointer (revision %d): %w", d.revision, err)
+	}
+	if ptr.Project != e.cfg.Project {
+		return ptr, nil, fmt.Errorf("refused release %s: it is for project %q, not %q", ptr.Release, ptr.Project, e.cfg.Project)
+	}
+	bus := e.bus.Load()
+	raw, err := bus.GetRelease(ctx, e.cfg.Project, ptr.Release)
+	if err != nil {
+		return ptr, nil, fmt.Errorf("fetch release %s: %w", ptr.Release, err)
+	}
+	var rec release.Record
+	if err := e.open(raw, &rec); err != nil {
+		return ptr, nil, fmt.Errorf("refused release %s: %w", ptr.Release, err)
+	}
+	if err := release.VerifyRecord(&rec); err != nil {
+		return ptr, nil, fmt.Errorf("refused release %s: %w", ptr.Release, err)
+	}
+	if rec.ID != ptr.Release || rec.Digest != ptr.Digest || rec.Project != e.cfg.Project {
+		return ptr, nil, fmt.Errorf("refused release %s: the record (%s, digest %s) does not match the pointer (digest %s): %w",
+			ptr.Release, rec.ID, rec.Digest, ptr.Digest, release.ErrTampered)
+	}
+	if rec.Status == release.StatusRejected {
+		return ptr, nil, fmt.Errorf("refused release %s: it was rejected by the controller", rec.ID)
+	}
+	return ptr, &rec, nil
+}
+
+// open decodes a signed envelope, verifying it when a trust key is set.
+func (e *Executor) open(raw []byte, into any) error {
+	var env release.Envelope
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return fmt.Errorf("not a signed envelope: %w", err)
+	}
+	if e.cfg.TrustKey != nil {
+		return release.Verify(e.cfg.TrustKey, env, into)
+	}
+	return json.Unmarshal(env.Payload, into)
+}
+
+// opener serves content from the local content-addressed cache, fetching
+// only what it lacks from NATS; WriteTree verifies every file it writes.
+func (e *Executor) opener(ctx context.Context) func(digest string) (io.ReadCloser, error) {
+	return func(digest string) (io.ReadCloser, error) {
+		if err := events.CheckDigest(digest); err != nil {
+			return nil, err
+		}
+		p := filepath.Join(casDir(e.cfg.DataDir), digest)
+		if f, err := os.Open(p); err == nil {
+			return f, nil
+		}
+		if err := e.fetch(ctx, digest, p); err != nil {
+			return nil, err
+		}
+		return os.Open(p)
+	}
+}
+
+// fetch downloads one digest into the cache atomically, checking its hash.
+func (e *Executor) fetch(ctx context.Context, digest, dst string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".fetch-*")
+	if err != nil {
+		return fmt.Errorf("fetch %s: %w", digest, err)
+	}
+	defer os.Remove(tmp.Name())
+	h := sha256.New()
+	err = e.bus.Load().GetContent(ctx, digest, io.MultiWriter(tmp, h))
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("fetch %s: %w", digest, err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != digest {
+		return fmt.Errorf("fetch %s: the content's sha256 is %s: %w", digest, got, release.ErrTampered)
+	}
+	return os.Rename(tmp.Name(), dst)
+}
+
+// freeWhenDone removes the folder of the set old once nothing uses it.
+func (e *Executor) freeWhenDone(ctx context.Context, old *ToolSet, keep string) {
+	if old == nil || old.Dir() == keep {
+		return
+	}
+	e.wg.Go(func() {
+		select {
+		case <-old.Done():
+			os.RemoveAll(old.Dir())
+		case <-ctx.Done():
+			// removeStale at the next start deletes it.
+		}
+	})
+}
+
+// fail reports a release the executor could not converge on; it keeps
+// serving its current set.
+func (e *Executor) fail(ctx context.Context, id string, err error) {
+	msg := err.Error()
+	e.log.Error("converge failed; serving the current tool set", "release", id, "error", msg)
+	e.srv.SetState(State{Desired: id, Error: msg})
+	e.notify()
+	typ := "executor.converge_failed"
+	if errors.Is(err, release.ErrBadSignature) || errors.Is(err, release.ErrTampered) {
+		typ = "executor.release_refused"
+	}
+	e.publish(ctx, typ, map[string]any{"executor": e.cfg.ID, "release": id, "error": msg})
+}
+
+func (e *Executor) publish(ctx context.Context, typ string, payload map[string]any) {
+	bus := e.bus.Load()
+	if bus == nil {
+		return
+	}
+	b, _ := json.Marshal(payload)
+	id := strings.Join([]string{typ, e.cfg.ID, fmt.Sprint(payload["release"])}, ":")
+	if err := bus.Publish(ctx, e.cfg.Project, typ, b, id); err != nil {
+		e.log.Warn("publish event", "type", typ, "error", err)
+	}
+}

@@ -1,0 +1,247 @@
+package executor
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/beeuni/beeuni/events"
+	"github.com/beeuni/beeuni/loader"
+	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/store"
+)
+
+// Defaults of Config.
+const (
+	DefaultReportEvery = 5 * time.Second
+	dbName             = "executor.db"
+	bucketActive       = "active"
+	bucketBundles      = "bundles"
+	keyActive          = "active"
+)
+
+// Config is what one sandbox executor needs.
+type Config struct {
+	ID      string
+	Project string
+	DataDir string // bbolt, the content cache, laid-out releases
+	Harness loader.Harness
+	// TrustKey, when set, is the controller's public key: a pointer or
+	// record whose signature does not verify is refused. Content digests are
+	// verified always.
+	TrustKey ed25519.PublicKey
+	// NATSURL is dialed when Bus is nil; the executor serves its last tool
+	// set while NATS is away and converges once it is back.
+	NATSURL string
+	Bus     *events.Bus
+	// Server configures the HTTP API; its Secrets is filled in here.
+	Server         Options
+	DefaultTimeout time.Duration // a call's deadline unless the module exports timeout
+	ReportEvery    time.Duration
+	Logger         *slog.Logger
+}
+
+// Executor follows its project's releases and serves the loaded tool set:
+// verify -> fetch -> lay out -> load -> switch -> persist -> report.
+type Executor struct {
+	cfg     Config
+	log     *slog.Logger
+	srv     *Server
+	db      *store.DB
+	bundler *bundle.Bundler
+	secrets atomic.Pointer[events.SecretWatcher]
+	bus     atomic.Pointer[events.Bus]
+
+	latest  chan desired // newest pointer not yet converged on, at most one
+	changed chan struct{} // state changed: report now
+
+	mu     sync.Mutex // guards active
+	active activeRecord
+
+	wg sync.WaitGroup // goroutines freeing old release folders
+}
+
+// activeRecord is the loaded tool set as bbolt keeps it: on restart the
+// executor loads it from Dir and serves at once, before and without NATS.
+type activeRecord struct {
+	Release  string    `json:"release"`
+	Seq      uint64    `json:"seq"`
+	Dir      string    `json:"dir"`
+	Tools    []string  `json:"tools"`
+	Failures []Failure `json:"failures"`
+	At       time.Time `json:"at"`
+}
+
+type desired struct {
+	value    []byte
+	revision uint64
+}
+
+// NewExecutor opens the executor's state; nothing runs until Run.
+func NewExecutor(cfg Config) (*Executor, error) {
+	if cfg.ReportEvery <= 0 {
+		cfg.ReportEvery = DefaultReportEvery
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Harness == "" {
+		cfg.Harness = loader.HarnessDefault
+	}
+	if err := events.CheckProject(cfg.Project); err != nil {
+		return nil, fmt.Errorf("new executor: %w (pass --project)", err)
+	}
+	if err := events.CheckExecutorID(cfg.ID); err != nil {
+		return nil, fmt.Errorf("new executor: %w (pass --id)", err)
+	}
+	if cfg.DataDir == "" {
+		return nil, errors.New("new executor: no data folder: pass --data DIR")
+	}
+	for _, d := range []string{releasesDir(cfg.DataDir), casDir(cfg.DataDir)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("new executor: make %s: %w", d, err)
+		}
+	}
+	db, err := store.Open(filepath.Join(cfg.DataDir, dbName))
+	if err != nil {
+		return nil, fmt.Errorf("new executor: %w", err)
+	}
+	e := &Executor{
+		cfg:     cfg,
+		log:     cfg.Logger.With("component", "executor", "project", cfg.Project, "executor", cfg.ID),
+		db:      db,
+		latest:  make(chan desired, 1),
+		changed: make(chan struct{}, 1),
+	}
+	cache := db.BundleCache(bucketBundles).OnError(func(err error) { e.log.Warn("bundle cache", "error", err) })
+	e.bundler = bundle.New(cache)
+	so := cfg.Server
+	so.ID = cfg.ID
+	if so.Logger == nil {
+		so.Logger = cfg.Logger
+	}
+	if so.Registry == nil {
+		so.Registry = prometheus.NewRegistry()
+	}
+	so.Secrets = e.secretValues
+	if e.srv, err = NewServer(so); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// Server is the executor's HTTP API (for `beeuni up` to mount more routes).
+func (e *Executor) Server() *Server { return e.srv }
+
+func (e *Executor) secretValues() map[string]string {
+	if w := e.secrets.Load(); w != nil {
+		return w.Snapshot()
+	}
+	return nil
+}
+
+// Run restores the last tool set, serves it, and converges on the project's
+// releases until ctx ends. It returns once every goroutine it started ended.
+func (e *Executor) Run(ctx context.Context) error {
+	e.restore(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	wg.Go(func() {
+		if err := e.srv.Run(ctx); err != nil {
+			errs <- err
+			cancel()
+		}
+	})
+	wg.Go(func() { e.follow(ctx) })
+	wg.Go(func() { e.convergeLoop(ctx) })
+	wg.Go(func() { e.reportLoop(ctx) })
+	wg.Wait()
+	e.wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// Close releases the state database. Call it after Run returned.
+func (e *Executor) Close() error {
+	if b := e.bus.Load(); b != nil && e.cfg.Bus == nil {
+		b.Close()
+	}
+	return e.db.Close()
+}
+
+// follow connects to NATS (retrying while it is away), then watches the
+// desired release and the secrets until ctx ends.
+func (e *Executor) follow(ctx context.Context) {
+	bus := e.cfg.Bus
+	if bus == nil {
+		var err error
+		bus, err = events.Connect(ctx, e.cfg.NATSURL, events.Options{Name: "beeuni-executor " + e.cfg.ID,
+			Logger: e.cfg.Logger, RetryOnFailedConnect: true})
+		if err != nil {
+			e.log.Error("connect to NATS", "error", err)
+			return
+		}
+	}
+	e.bus.Store(bus)
+	sw, err := bus.NewSecretWatcher(e.cfg.Project)
+	if err != nil {
+		e.log.Error("watch secrets", "error", err)
+		return
+	}
+	e.secrets.Store(sw)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if err := sw.Run(ctx); err != nil && ctx.Err() == nil {
+			e.log.Error("watch secrets", "error", err)
+		}
+	})
+	err = bus.WatchDesired(ctx, e.cfg.Project, func(value []byte, rev uint64) {
+		// Newest wins: replace a pointer not yet taken by the converge loop.
+		select {
+		case <-e.latest:
+		default:
+		}
+		e.latest <- desired{value: value, revision: rev}
+	})
+	if err != nil && ctx.Err() == nil {
+		e.log.Error("watch desired release", "error", err)
+	}
+	wg.Wait()
+}
+
+func (e *Executor) convergeLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case d := <-e.latest:
+			e.converge(ctx, d)
+		}
+	}
+}
+
+// newer reports whether a newer pointer is waiting: a load in progress is
+// then not switched to.
+func (e *Executor) newer() bool { return len(e.latest) > 0 }
+
+func (e *Executor) notify() {
+	select {
+	case e.changed <- struct{}{}:
+	default:
+	}
+}
+
+func releasesDir(data string) string { return filepath.Join(data, "releases") }
+func casDir(data string) string      { return filepath.Join(data, "cas") }

@@ -1,0 +1,344 @@
+package executor
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"net/http"
+	"time"
+
+	"github.com/beeuni/beeuni/loader/jshost"
+)
+
+// Request headers of a tool call.
+const (
+	HeaderSession = "X-Beeuni-Session"
+	HeaderAgent   = "X-Beeuni-Agent"
+)
+
+// CallResponse is the 200 answer of POST /beeuni/tools/{name}.
+type CallResponse struct {
+	Output  string        `json:"output"`
+	IsError bool          `json:"is_error"`
+	Release string        `json:"release"`
+	Spilled *jshost.Spill `json:"spilled,omitempty"`
+}
+
+// ToolInfo is one tool of GET /beeuni/tools.
+type ToolInfo struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Kind        string          `json:"kind"`
+	Source      string          `json:"source"`
+}
+
+// ToolList is the answer of GET /beeuni/tools.
+type ToolList struct {
+	Release string     `json:"release"`
+	Agent   string     `json:"agent"`
+	Tools   []ToolInfo `json:"tools"`
+	Failed  []Failure  `json:"failed"`
+}
+
+func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	agent, session, err := callHeaders(r)
+	if err != nil {
+		s.metrics.called(unknownTool, outcomeBadRequest, 0)
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	ts, done := s.acquire(session)
+	defer done()
+	if ts == nil {
+		s.metrics.called(unknownTool, outcomeUnavailable, 0)
+		writeError(w, http.StatusServiceUnavailable, errNoToolSet.Error())
+		return
+	}
+	if _, ok := ts.set.Tool(name); !ok {
+		s.metrics.called(unknownTool, outcomeNotLoaded, 0)
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no tool named %s is loaded", name))
+		return
+	}
+	if !ts.project.Visible(agent, name) {
+		s.metrics.called(name, outcomeHidden, 0)
+		writeError(w, http.StatusForbidden, fmt.Sprintf(
+			"tool %s is hidden from agent %s: add %s to agents.%s.tools in beeuni.yaml (or take it out of that agent's exclude list), or call it as an agent that sees it",
+			name, agent, name, agent))
+		return
+	}
+	args, status, err := readArgs(w, r, s.opts.MaxBodyBytes)
+	if err != nil {
+		outcome := outcomeBadRequest
+		if status == http.StatusRequestEntityTooLarge {
+			outcome = outcomeTooLarge
+		}
+		s.metrics.called(name, outcome, 0)
+		writeError(w, status, err.Error())
+		return
+	}
+
+	cc := jshost.CallContext{SessionID: session, Agent: agent, Env: s.env(ts, agent)}
+	s.inFlight.Add(1)
+	start := time.Now()
+	res, err := ts.call(r.Context(), name, args, cc)
+	elapsed := time.Since(start)
+	s.inFlight.Add(-1)
+	if err != nil {
+		outcome, status := outcomeBadRequest, http.StatusBadRequest
+		if errors.Is(err, jshost.ErrNotLoaded) {
+			outcome, status = outcomeNotLoaded, http.StatusNotFound
+			err = fmt.Errorf("no tool named %s is loaded", name)
+		}
+		s.metrics.called(name, outcome, 0)
+		writeError(w, status, err.Error())
+		return
+	}
+	outcome := outcomeOK
+	switch {
+	case res.IsError && r.Context().Err() != nil:
+		outcome = outcomeCanceled
+	case res.IsError:
+		outcome = outcomeToolError
+	}
+	s.metrics.called(name, outcome, elapsed)
+	s.log.Debug("tool call", slog.String("tool", name), slog.String("agent", agent),
+		slog.String("session", session), slog.String("release", ts.Release()),
+		slog.String("outcome", outcome), slog.Duration("took", elapsed))
+
+	// The read and idle timeouts do not bound a response to a client that
+	// stopped reading; this does, counted from when the answer is ready.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout))
+	writeJSON(w, http.StatusOK, CallResponse{Output: res.Output, IsError: res.IsError, Release: ts.Release(), Spilled: res.Spilled})
+}
+
+// callHeaders reads the agent (default "beeuni") and session of a request.
+func callHeaders(r *http.Request) (agent, session string, err error) {
+	agent = r.Header.Get(HeaderAgent)
+	if agent == "" {
+		agent = DefaultAgent
+	}
+	if len(agent) > maxAgentNameLen {
+		return "", "", fmt.Errorf("the %s header is over %d bytes: send the agent's name", HeaderAgent, maxAgentNameLen)
+	}
+	session = r.Header.Get(HeaderSession)
+	if len(session) > maxSessionIDLen {
+		return "", "", fmt.Errorf("the %s header is over %d bytes: send the session's id", HeaderSession, maxSessionIDLen)
+	}
+	return agent, session, nil
+}
+
+// readArgs reads a tool call's body: a JSON object of the arguments, empty
+// meaning {}. On failure it returns the status to answer (400 or 413) and a
+// message saying what to send.
+func readArgs(w http.ResponseWriter, r *http.Request, limit int64) (json.RawMessage, int, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("the body is over the %d-byte limit: send smaller arguments (write large data to a file and pass its path)", limit)
+		}
+		return nil, http.StatusBadRequest, fmt.Errorf("read the body: %w", err)
+	}
+	args, err := parseArgs(body)
+	if err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	return args, 0, nil
+}
+
+// parseArgs checks that body is one JSON object (or empty, meaning {}).
+func parseArgs(body []byte) (json.RawMessage, error) {
+	trimmed := bytes.Trim(body, " \t\r\n") // JSON's whitespace, not Unicode's
+	if len(trimmed) == 0 {
+		return json.RawMessage("{}"), nil
+	}
+	if !json.Valid(trimmed) {
+		var v any
+		err := json.Unmarshal(trimmed, &v)
+		return nil, fmt.Errorf("the body is not valid JSON (%v): send the arguments as a JSON object, e.g. {\"query\": \"...\"}", err)
+	}
+	if trimmed[0] != '{' {
+		return nil, fmt.Errorf("the body is JSON %s, not an object: send the arguments as a JSON object, e.g. {\"query\": \"...\"}", jsonKind(trimmed[0]))
+	}
+	return json.RawMessage(trimmed), nil
+}
+
+func jsonKind(first byte) string {
+	switch first {
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	default:
+		return "number"
+	}
+}
+
+// env is a call's context.env: the executor's environment plus the secrets
+// agent is granted, as they are now.
+func (s *Server) env(ts *ToolSet, agent string) map[string]string {
+	env := maps.Clone(s.opts.Env)
+	if env == nil {
+		env = make(map[string]string)
+	}
+	if s.opts.Secrets == nil {
+		return env
+	}
+	all, names := ts.project.Secrets(agent)
+	if !all && len(names) == 0 {
+		return env
+	}
+	secrets := s.opts.Secrets()
+	if all {
+		maps.Copy(env, secrets)
+		return env
+	}
+	for _, n := range names {
+		if v, ok := secrets[n]; ok {
+			env[n] = v
+		}
+	}
+	return env
+}
+
+func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
+	agent := r.URL.Query().Get("agent")
+	if agent == "" {
+		agent = DefaultAgent
+	}
+	_, session, err := callHeaders(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	ts, done := s.acquire(session)
+	defer done()
+	if ts == nil {
+		writeError(w, http.StatusServiceUnavailable, errNoToolSet.Error())
+		return
+	}
+	list := ToolList{Release: ts.Release(), Agent: agent, Tools: []ToolInfo{}, Failed: []Failure{}}
+	for _, t := range ts.Tools() {
+		if !ts.project.Visible(agent, t.Name) {
+			continue
+		}
+		info := ToolInfo{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Source: t.Source}
+		if mt, ok := ts.project.Tool(t.Name); ok {
+			info.Kind = string(mt.Kind)
+		}
+		list.Tools = append(list.Tools, info)
+	}
+	list.Failed = append(list.Failed, ts.Failures()...)
+	writeJSON(w, http.StatusOK, list)
+}
+
+// TurnResponse answers POST and DELETE /beeuni/sessions/{id}/turn.
+type TurnResponse struct {
+	Session string `json:"session"`
+	Turn    string `json:"turn"`    // "running" or "ended"
+	Release string `json:"release"` // the release the session's calls use now
+}
+
+func (s *Server) handleBeginTurn(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	release, err := s.beginTurn(id)
+	switch {
+	case errors.Is(err, errBadSessionID):
+		writeError(w, http.StatusBadRequest, err.Error())
+	case err != nil:
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+	default:
+		writeJSON(w, http.StatusOK, TurnResponse{Session: id, Turn: "running", Release: release})
+	}
+}
+
+func (s *Server) handleEndTurn(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	release, err := s.endTurn(id)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, TurnResponse{Session: id, Turn: "ended", Release: release})
+}
+
+// Status is the answer of GET /beeuni/status. It carries no secret and no
+// environment value.
+type Status struct {
+	ID           string    `json:"id"`
+	Release      string    `json:"release"`
+	Desired      string    `json:"desired,omitempty"`
+	State        string    `json:"state"` // "starting", "converging" or "converged"
+	Error        string    `json:"error,omitempty"`
+	Switched     time.Time `json:"switched,omitzero"`
+	Tools        []string  `json:"tools"`
+	Failed       []Failure `json:"failed"`
+	TurnsRunning int       `json:"turns_running"`
+}
+
+// Status reports the executor's state, as GET /beeuni/status does.
+func (s *Server) Status() Status {
+	s.mu.RLock()
+	cur, st, switched := s.cur, s.state, s.switched
+	s.mu.RUnlock()
+	out := Status{ID: s.opts.ID, Desired: st.Desired, Error: st.Error, Switched: switched,
+		Tools: []string{}, Failed: []Failure{}, TurnsRunning: s.turnsRunning()}
+	switch {
+	case cur == nil:
+		out.State = "starting"
+	case st.Converging || (st.Desired != "" && st.Desired != cur.Release()):
+		out.State = "converging"
+	default:
+		out.State = "converged"
+	}
+	if cur != nil {
+		// Reading an immutable set's fields needs no reference.
+		out.Release = cur.Release()
+		for _, t := range cur.Tools() {
+			out.Tools = append(out.Tools, t.Name)
+		}
+		out.Failed = append(out.Failed, cur.Failures()...)
+	}
+	return out
+}
+
+func (s *Server) handleStatus(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, s.Status())
+}
+
+func (s *Server) handleReady(w http.ResponseWriter, _ *http.Request) {
+	cur := s.Current()
+	if cur == nil {
+		writeError(w, http.StatusServiceUnavailable, errNoToolSet.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "release": cur.Release()})
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Only our own types are encoded here; failing means a bug.
+		http.Error(w, `{"error":"encode the answer: internal error"}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", fmt.Sprint(buf.Len()))
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}

@@ -1,0 +1,349 @@
+// Package bundle turns a tool module (TypeScript or JavaScript, with its
+// relative imports and the packages of a node_modules inside the project)
+// into one CommonJS script the JS host runs, with esbuild. Results are
+// cached by content: bundling an unchanged module again costs a few stat
+// calls.
+package bundle
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// Cache keeps bundles across processes (e.g. bbolt-backed in the executor).
+// Keys are content hashes; values are opaque bytes.
+type Cache interface {
+	Get(key string) ([]byte, bool)
+	Put(key string, code []byte)
+}
+
+// Result is one bundled module.
+type Result struct {
+	Code []byte // a CommonJS script: run it with module, exports and require in scope
+	Key  string // sha256 hex of the inputs and the build settings
+}
+
+// version changes the keys when the build settings change.
+const version = "beeuni-bundle-1"
+
+// maxEntries bounds each in-memory map; past it the map starts over (the
+// external Cache keeps what matters across that).
+const maxEntries = 4096
+
+// Bundler bundles modules and remembers the results. Safe for concurrent use.
+type Bundler struct {
+	ext Cache
+
+	mu        sync.Mutex
+	byStat    map[string]statEntry // root\x00entry -> inputs as last seen
+	manifests map[string][]byte    // manifest key -> manifest JSON
+	codes     map[string][]byte    // result key -> code
+	memos     map[string]any       // kind\x00result key -> derived value
+}
+
+// statEntry is the fast path: the inputs' sizes and mtimes when bundled.
+type statEntry struct {
+	inputs []statInput
+	res    Result
+}
+
+type statInput struct {
+	path  string
+	size  int64
+	mtime time.Time
+}
+
+// manifest records which files (and which contents) a bundle was made of.
+type manifest struct {
+	Inputs []manifestInput `json:"inputs"`
+	Key    string          `json:"key"`
+}
+
+type manifestInput struct {
+	Path string `json:"path"` // relative to root, slash-separated
+	Hash string `json:"hash"`
+}
+
+// New returns a Bundler; cache may be nil.
+func New(cache Cache) *Bundler {
+	return &Bundler{
+		ext:       cache,
+		byStat:    map[string]statEntry{},
+		manifests: map[string][]byte{},
+		codes:     map[string][]byte{},
+		memos:     map[string]any{},
+	}
+}
+
+// Bundle bundles the module at entry (relative to root, slash-separated)
+// inside root (absolute). Errors are one line a user can act on.
+func (b *Bundler) Bundle(root, entry string) (Result, error) {
+	root = filepath.Clean(root)
+	rel := filepath.ToSlash(filepath.Clean(filepath.FromSlash(entry)))
+	if !filepath.IsAbs(root) {
+		return Result{}, fmt.Errorf("bundle %s: root %q is not an absolute path", entry, root)
+	}
+	if filepath.IsAbs(filepath.FromSlash(entry)) || rel == ".." || strings.HasPrefix(rel, "../") {
+		return Result{}, fmt.Errorf("%s: the path leaves the project root: write it relative to the repository root", entry)
+	}
+	statKey := root + "\x00" + rel
+	if res, ok := b.fromStat(statKey); ok {
+		return res, nil
+	}
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Result{}, fmt.Errorf("%s: file not found", rel)
+		}
+		return Result{}, fmt.Errorf("%s: %w", rel, err)
+	}
+	mkey := hashOf(version, "manifest", rel, string(src))
+	if res, stats, ok := b.fromManifest(root, rel, mkey, src); ok {
+		b.rememberStat(statKey, stats, res)
+		return res, nil
+	}
+	res, inputs, err := b.build(root, rel)
+	if err != nil {
+		return Result{}, err
+	}
+	m, stats, err := describe(root, inputs)
+	if err != nil {
+		return Result{}, fmt.Errorf("bundle %s: %w", rel, err)
+	}
+	res.Key = m.Key
+	mb, _ := json.Marshal(m)
+	b.put(b.manifests, "m:"+mkey, "m:"+mkey, mb)
+	b.put(b.codes, res.Key, res.Key, res.Code)
+	b.rememberStat(statKey, stats, res)
+	return res, nil
+}
+
+// BundleSource bundles an in-memory module (the Beeuni tools) that imports
+// node: modules only; name is the file name errors show.
+func (b *Bundler) BundleSource(name string, source []byte) (Result, error) {
+	key := hashOf(version, "source", name, string(source))
+	b.mu.Lock()
+	code, ok := b.codes[key]
+	b.mu.Unlock()
+	if ok {
+		return Result{Code: code, Key: key}, nil
+	}
+	if b.ext != nil {
+		if code, ok := b.ext.Get(key); ok {
+			b.put(b.codes, key, key, code)
+			return Result{Code: code, Key: key}, nil
+		}
+	}
+	opts := options("")
+	opts.Stdin = &api.StdinOptions{Contents: string(source), Sourcefile: name, Loader: loaderFor(name)}
+	out := api.Build(opts)
+	if len(out.Errors) > 0 {
+		return Result{}, errors.New(errorLine(out.Errors))
+	}
+	code = out.OutputFiles[0].Contents
+	b.put(b.codes, key, key, code)
+	return Result{Code: code, Key: key}, nil
+}
+
+// Memo returns the value derived from the bundle with key (e.g. a compiled
+// program), computing it with make once; kind separates kinds of values.
+// Hosts sharing a Bundler share these too.
+func (b *Bundler) Memo(kind, key string, make func() any) any {
+	k := kind + "\x00" + key
+	b.mu.Lock()
+	v, ok := b.memos[k]
+	b.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = make()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if old, ok := b.memos[k]; ok {
+		return old
+	}
+	if len(b.memos) >= maxEntries {
+		clear(b.memos)
+	}
+	b.memos[k] = v
+	return v
+}
+
+// Forget drops a value Memo keeps (one that must be computed again).
+func (b *Bundler) Forget(kind, key string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.memos, kind+"\x00"+key)
+}
+
+func (b *Bundler) build(root, rel string) (Result, []string, error) {
+	opts := options(root)
+	opts.EntryPoints = []string{filepath.Join(root, filepath.FromSlash(rel))}
+	opts.Outfile = filepath.Join(root, ".beeuni-bundle.js") // never written: Write is false
+	out := api.Build(opts)
+	if len(out.Errors) > 0 {
+		return Result{}, nil, errors.New(errorLine(out.Errors))
+	}
+	var meta struct {
+		Inputs map[string]json.RawMessage `json:"inputs"`
+	}
+	if err := json.Unmarshal([]byte(out.Metafile), &meta); err != nil {
+		return Result{}, nil, fmt.Errorf("bundle %s: read esbuild metafile: %w", rel, err)
+	}
+	inputs := make([]string, 0, len(meta.Inputs))
+	for p := range meta.Inputs {
+		inputs = append(inputs, filepath.ToSlash(p))
+	}
+	slices.Sort(inputs)
+	for _, f := range out.OutputFiles {
+		if strings.HasSuffix(f.Path, ".js") {
+			return Result{Code: f.Contents}, inputs, nil
+		}
+	}
+	return Result{}, nil, fmt.Errorf("bundle %s: esbuild wrote no script", rel)
+}
+
+// describe hashes the inputs into a manifest and records their stats.
+func describe(root string, inputs []string) (manifest, []statInput, error) {
+	m := manifest{Inputs: make([]manifestInput, 0, len(inputs))}
+	stats := make([]statInput, 0, len(inputs))
+	parts := []string{version, "bundle"}
+	for _, p := range inputs {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		st, err := os.Stat(abs)
+		if err != nil {
+			return manifest{}, nil, err
+		}
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			return manifest{}, nil, err
+		}
+		h := hashOf(string(data))
+		m.Inputs = append(m.Inputs, manifestInput{Path: p, Hash: h})
+		stats = append(stats, statInput{path: abs, size: st.Size(), mtime: st.ModTime()})
+		parts = append(parts, p, h)
+	}
+	m.Key = hashOf(parts...)
+	return m, stats, nil
+}
+
+func (b *Bundler) fromStat(key string) (Result, bool) {
+	b.mu.Lock()
+	e, ok := b.byStat[key]
+	b.mu.Unlock()
+	if !ok {
+		return Result{}, false
+	}
+	for _, in := range e.inputs {
+		st, err := os.Stat(in.path)
+		if err != nil || st.Size() != in.size || !st.ModTime().Equal(in.mtime) {
+			return Result{}, false
+		}
+	}
+	return e.res, true
+}
+
+// fromManifest finds a bundle made of the same contents (under any root),
+// in memory or in the external cache, checking every input's hash.
+func (b *Bundler) fromManifest(root, rel, mkey string, src []byte) (Result, []statInput, bool) {
+	mb, ok := b.get(b.manifests, "m:"+mkey, "m:"+mkey)
+	if !ok {
+		return Result{}, nil, false
+	}
+	var m manifest
+	if json.Unmarshal(mb, &m) != nil {
+		return Result{}, nil, false
+	}
+	stats := make([]statInput, 0, len(m.Inputs))
+	for _, in := range m.Inputs {
+		abs := filepath.Join(root, filepath.FromSlash(in.Path))
+		st, err := os.Stat(abs)
+		if err != nil {
+			return Result{}, nil, false
+		}
+		data := src
+		if in.Path != rel {
+			if data, err = os.ReadFile(abs); err != nil {
+				return Result{}, nil, false
+			}
+		}
+		if hashOf(string(data)) != in.Hash {
+			return Result{}, nil, false
+		}
+		stats = append(stats, statInput{path: abs, size: st.Size(), mtime: st.ModTime()})
+	}
+	code, ok := b.get(b.codes, m.Key, m.Key)
+	if !ok {
+		return Result{}, nil, false
+	}
+	return Result{Code: code, Key: m.Key}, stats, true
+}
+
+func (b *Bundler) rememberStat(key string, stats []statInput, res Result) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.byStat) >= maxEntries {
+		clear(b.byStat)
+	}
+	b.byStat[key] = statEntry{inputs: stats, res: res}
+}
+
+// get looks in memory, then in the external cache (extKey).
+func (b *Bundler) get(m map[string][]byte, key, extKey string) ([]byte, bool) {
+	b.mu.Lock()
+	v, ok := m[key]
+	b.mu.Unlock()
+	if ok {
+		return v, true
+	}
+	if b.ext == nil {
+		return nil, false
+	}
+	if v, ok = b.ext.Get(extKey); ok {
+		b.mu.Lock()
+		m[key] = v
+		b.mu.Unlock()
+	}
+	return v, ok
+}
+
+// put stores in memory and in the external cache (extKey).
+func (b *Bundler) put(m map[string][]byte, key, extKey string, v []byte) {
+	b.mu.Lock()
+	if len(m) >= maxEntries {
+		clear(m)
+	}
+	m[key] = v
+	b.mu.Unlock()
+	if b.ext != nil {
+		b.ext.Put(extKey, v)
+	}
+}
+
+func loaderFor(name string) api.Loader {
+	if l, ok := loaders[strings.ToLower(filepath.Ext(name))]; ok {
+		return l
+	}
+	return api.LoaderTS
+}
+
+func hashOf(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%d:%s", len(p), p)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,197 @@
+package bundle
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func write(tb testing.TB, root string, files map[string]string) {
+	tb.Helper()
+	for p, c := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// memCache is a real in-memory Cache that counts its hits.
+type memCache struct {
+	mu   sync.Mutex
+	m    map[string][]byte
+	gets int
+}
+
+func (c *memCache) Get(k string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	if ok {
+		c.gets++
+	}
+	return v, ok
+}
+
+func (c *memCache) Put(k string, v []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[k] = v
+}
+
+func TestBundleErrors(t *testing.T) {
+	parent := t.TempDir()
+	root := filepath.Join(parent, "proj")
+	write(t, parent, map[string]string{
+		"outside.ts":                  "export const x = 1\n",
+		"node_modules/above/index.js": "module.exports = 1\n",
+	})
+	write(t, root, map[string]string{
+		"tools/syntax.ts":  "const a = 1\nfunction f() {\n  return a b\n}\n",
+		"tools/pkg.ts":     "import { z } from 'zod/v4'\nexport default z\n",
+		"tools/scoped.ts":  "import x from '@acme/kit/deep'\nexport default x\n",
+		"tools/above.ts":   "import x from 'above'\nexport default x\n",
+		"tools/escape.ts":  "import { x } from '../../outside'\nexport default x\n",
+		"tools/node.ts":    "import cp from 'node:child_process'\nexport default cp\n",
+		"tools/bare.ts":    "import zlib from 'zlib'\nexport default zlib\n",
+		"tools/missing.ts": "import x from './nothere'\nexport default x\n",
+	})
+	cases := []struct{ entry, want string }{
+		{"tools/syntax.ts", `tools/syntax.ts:3:12: Expected ";" but found "b"`},
+		{"tools/pkg.ts", "Cannot find package 'zod'"},
+		{"tools/scoped.ts", "Cannot find package '@acme/kit'"},
+		{"tools/above.ts", "Cannot find package 'above'"},
+		{"tools/escape.ts", `tools/escape.ts:1:19: "../../outside" resolves outside the project root: keep imported files inside the repository`},
+		{"tools/node.ts", "tools/node.ts:1:16: node:child_process is not available to tools (they may import node:fs, node:fs/promises, node:path, node:os, node:crypto, node:url, node:buffer, node:util, node:events)"},
+		{"tools/bare.ts", "tools/bare.ts:1:18: node:zlib is not available to tools"},
+		{"tools/missing.ts", `tools/missing.ts:1:15: Could not resolve "./nothere"`},
+		{"tools/absent.ts", "tools/absent.ts: file not found"},
+		{"../x.ts", "../x.ts: the path leaves the project root"},
+	}
+	b := New(nil)
+	for _, c := range cases {
+		t.Run(c.entry, func(t *testing.T) {
+			_, err := b.Bundle(root, c.entry)
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v, want one line starting %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestBundleCache(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"tools/a.ts":      "import { n } from './lib/n'\nimport fs from 'node:fs'\nexport default { n, fs }\n",
+		"tools/lib/n.mts": "export const n: number = 1\n",
+	})
+	ext := &memCache{m: map[string][]byte{}}
+	b := New(ext)
+	r1, err := b.Bundle(root, "tools/a.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(r1.Code), `require("node:fs")`) || len(r1.Key) != 64 {
+		t.Fatalf("code = %s", r1.Code)
+	}
+	r2, err := b.Bundle(root, "tools/a.ts")
+	if err != nil || r2.Key != r1.Key {
+		t.Fatalf("cached: %v %s", err, r2.Key)
+	}
+	// Changing an imported file changes the bundle.
+	write(t, root, map[string]string{"tools/lib/n.mts": "export const n: number = 22\n"})
+	r3, err := b.Bundle(root, "tools/a.ts")
+	if err != nil || r3.Key == r1.Key || !strings.Contains(string(r3.Code), "22") {
+		t.Fatalf("after change: %v %s", err, r3.Code)
+	}
+	// Same contents under another root: found by content, in a new Bundler
+	// through the external cache, without running esbuild.
+	other := t.TempDir()
+	write(t, other, map[string]string{
+		"tools/a.ts":      "import { n } from './lib/n'\nimport fs from 'node:fs'\nexport default { n, fs }\n",
+		"tools/lib/n.mts": "export const n: number = 22\n",
+	})
+	before := ext.gets
+	r4, err := New(ext).Bundle(other, "tools/a.ts")
+	if err != nil || r4.Key != r3.Key || string(r4.Code) != string(r3.Code) || ext.gets != before+2 {
+		t.Fatalf("external cache: %v key %s gets %d->%d", err, r4.Key, before, ext.gets)
+	}
+}
+
+func TestBundleSource(t *testing.T) {
+	b := New(nil)
+	r, err := b.BundleSource("beeuni/tools/show.ts", []byte("import { join } from 'node:path'\nconst x: string = join('a')\nexport default { x }\n"))
+	if err != nil || !strings.Contains(string(r.Code), `require("node:path")`) {
+		t.Fatalf("%v %s", err, r.Code)
+	}
+	r2, _ := b.BundleSource("beeuni/tools/show.ts", []byte("import { join } from 'node:path'\nconst x: string = join('a')\nexport default { x }\n"))
+	if r2.Key != r.Key {
+		t.Fatal("key changed")
+	}
+	if _, err := b.BundleSource("beeuni/tools/x.ts", []byte("import y from './y'\nexport default y\n")); err == nil || !strings.Contains(err.Error(), "node: modules only") {
+		t.Fatalf("relative import: %v", err)
+	}
+	if _, err := b.BundleSource("beeuni/tools/x.ts", []byte("let = ;\n")); err == nil || !strings.HasPrefix(err.Error(), "beeuni/tools/x.ts:1:") {
+		t.Fatalf("syntax: %v", err)
+	}
+}
+
+func TestMemo(t *testing.T) {
+	b := New(nil)
+	n := 0
+	for range 3 {
+		if v := b.Memo("k", "key", func() any { n++; return n }); v != 1 {
+			t.Fatalf("memo = %v", v)
+		}
+	}
+}
+
+func FuzzPackageName(f *testing.F) {
+	for _, s := range []string{"zod", "zod/v4", "@a/b/c", "@a", "./x", "../y", "/abs", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		name := packageName(p)
+		if !strings.HasPrefix(p, name) {
+			t.Fatalf("packageName(%q) = %q is not a prefix", p, name)
+		}
+		if isBare(p) && strings.HasPrefix(p, "@") && strings.Count(name, "/") > 1 {
+			t.Fatalf("scoped name %q", name)
+		}
+	})
+}
+
+func BenchmarkBundleCold(b *testing.B) {
+	root := b.TempDir()
+	write(b, root, map[string]string{
+		"tools/a.ts":   "import { helper } from './lib'\nimport path from 'node:path'\nexport default { description: 'a', parameters: { type: 'object' }, execute(x: { n: number }) { return helper(x.n) + path.sep } }\n",
+		"tools/lib.ts": "export function helper(n: number): string { return 'n=' + n }\n",
+	})
+	for b.Loop() {
+		if _, err := New(nil).Bundle(root, "tools/a.ts"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBundleCached(b *testing.B) {
+	root := b.TempDir()
+	write(b, root, map[string]string{
+		"tools/a.ts":   "import { helper } from './lib'\nimport path from 'node:path'\nexport default { description: 'a', parameters: { type: 'object' }, execute(x: { n: number }) { return helper(x.n) + path.sep } }\n",
+		"tools/lib.ts": "export function helper(n: number): string { return 'n=' + n }\n",
+	})
+	bu := New(nil)
+	if _, err := bu.Bundle(root, "tools/a.ts"); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := bu.Bundle(root, "tools/a.ts"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

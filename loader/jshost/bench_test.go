@@ -1,0 +1,89 @@
+package jshost
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/beeuni/beeuni/loader/bundle"
+)
+
+func twentyModules(tb testing.TB) (string, []Spec) {
+	tb.Helper()
+	files := map[string]string{"tools/lib/util.ts": "export const shout = (s: string): string => s.toUpperCase()\n"}
+	var specs []Spec
+	for i := range 20 {
+		p := fmt.Sprintf("tools/t%02d.ts", i)
+		files[p] = fmt.Sprintf("import { shout } from './lib/util'\nexport default { description: 'tool %d', parameters: { type: 'object', properties: { q: { type: 'string' } } }, async execute(a: { q: string }) { return shout(a.q) } }\n", i)
+		specs = append(specs, Spec{Name: fmt.Sprintf("t%02d", i), Source: p, Path: p})
+	}
+	return project(tb, files), specs
+}
+
+func BenchmarkLoad20Cold(b *testing.B) {
+	root, specs := twentyModules(b)
+	opts := Options{Root: root, Logger: slog.New(slog.DiscardHandler)}
+	for b.Loop() {
+		opts.Bundler = bundle.New(nil)
+		s := Load(context.Background(), specs, opts)
+		if len(s.Failures()) > 0 {
+			b.Fatal(s.Failures())
+		}
+		s.Close()
+	}
+}
+
+func BenchmarkLoad20Cached(b *testing.B) {
+	root, specs := twentyModules(b)
+	opts := Options{Root: root, Logger: slog.New(slog.DiscardHandler), Bundler: bundle.New(nil)}
+	Load(context.Background(), specs, opts).Close()
+	for b.Loop() {
+		s := Load(context.Background(), specs, opts)
+		if len(s.Failures()) > 0 {
+			b.Fatal(s.Failures())
+		}
+		s.Close()
+	}
+}
+
+func benchCall(b *testing.B, exec string) {
+	s, _ := loadTools(b, project(b, map[string]string{"tools/t.ts": tool(exec)}), Options{}, "tools/t.ts")
+	mustLoad(b, s)
+	args := json.RawMessage(`{"q":"x"}`)
+	for b.Loop() {
+		r, err := s.Call(context.Background(), "t", args, CallContext{SessionID: "s", Agent: "a"})
+		if err != nil || r.Output != "x!" {
+			b.Fatal(r, err)
+		}
+	}
+}
+
+func BenchmarkCallSync(b *testing.B) { benchCall(b, "execute(a) { return a.q + '!' }") }
+func BenchmarkCallAsync(b *testing.B) {
+	benchCall(b, "async execute(a) { await null; return a.q + '!' }")
+}
+
+func BenchmarkCallAsyncTimer(b *testing.B) {
+	benchCall(b, "async execute(a) { await new Promise((r) => setTimeout(r, 0)); return a.q + '!' }")
+}
+
+func FuzzHeadOf(f *testing.F) {
+	f.Add("a\nb\nc", 3, 2)
+	f.Add("ééé", 3, 1)
+	f.Fuzz(func(t *testing.T, s string, maxBytes, maxLines int) {
+		if maxBytes < 1 || maxLines < 1 || maxBytes > 1<<20 {
+			return
+		}
+		h := headOf(s, maxBytes, maxLines)
+		if !strings.HasPrefix(s, h) || len(h) > maxBytes || (countLines(h) > maxLines && strings.Contains(h, "\n")) {
+			t.Fatalf("headOf(%q, %d, %d) = %q", s, maxBytes, maxLines, h)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(h) {
+			t.Fatalf("head cut inside a character: %q", h)
+		}
+	})
+}

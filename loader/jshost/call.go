@@ -1,0 +1,184 @@
+package jshost
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+var errTimedOut = errors.New("deadline")
+
+// call runs one call on a runtime of the pool.
+func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (Result, error) {
+	limit := p.tool.Timeout
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < limit {
+		limit = max(time.Until(dl), time.Millisecond)
+	}
+	cctx, cancel := context.WithTimeoutCause(ctx, limit, errTimedOut)
+	defer cancel()
+	stopped := func() string {
+		if errors.Is(context.Cause(cctx), context.Canceled) {
+			return fmt.Sprintf("tool %s was canceled before it finished", p.tool.Name)
+		}
+		return fmt.Sprintf("tool %s timed out after %s: make it faster, or export a larger `timeout` (in milliseconds)", p.tool.Name, human(limit))
+	}
+	w, err := p.get(cctx)
+	if err != nil {
+		if cctx.Err() != nil {
+			return Result{Output: stopped(), IsError: true}, nil
+		}
+		return Result{Output: err.Error(), IsError: true}, nil
+	}
+	out, isErr, healthy := w.call(cctx, args, cc, p.watch, stopped)
+	p.release()
+	if healthy {
+		p.put(w)
+	} else {
+		w.discard()
+	}
+	if isErr {
+		return Result{Output: out, IsError: true}, nil
+	}
+	return spill(p.h.opts.TempDir, p.tool.Name, out), nil
+}
+
+// call runs execute(args, context), awaiting a promise on the event loop.
+// healthy is false when the runtime must not be reused.
+func (w *worker) call(cctx context.Context, args json.RawMessage, cc CallContext, watch *watchdog, stopped func() string) (out string, isErr, healthy bool) {
+	vm := w.vm
+	g := newGuard(vm)
+	watch.enter(g)
+	defer watch.leave(g)
+	// At the deadline the signal aborts (below, on the loop); a call still
+	// running after the grace is interrupted.
+	var gmu sync.Mutex
+	var grace *time.Timer
+	stop := context.AfterFunc(cctx, func() {
+		gmu.Lock()
+		grace = time.AfterFunc(abortGrace, func() { g.kill(errors.New(stopped())) })
+		gmu.Unlock()
+	})
+	defer func() {
+		stop()
+		gmu.Lock()
+		if grace != nil {
+			grace.Stop()
+		}
+		gmu.Unlock()
+	}()
+
+	v, ctrl, err := w.start(args, cc)
+	if err == nil {
+		if pr, ok := v.Export().(*goja.Promise); ok {
+			v, err = w.await(cctx, g, pr, ctrl)
+		}
+	}
+	why := g.finish()
+	w.loop.reset()
+	if why != nil {
+		return why.Error(), true, false
+	}
+	if err != nil {
+		var ex *goja.Exception
+		var rej *rejection
+		healthy = errors.As(err, &ex) || errors.As(err, &rej)
+		if cctx.Err() != nil {
+			return stopped(), true, healthy
+		}
+		return errorText(vm, err), true, healthy
+	}
+	s, err := w.output(v)
+	if err != nil {
+		return errorText(vm, err), true, true
+	}
+	return s, false, true
+}
+
+// start calls execute with the parsed args and a fresh context object.
+func (w *worker) start(args json.RawMessage, cc CallContext) (goja.Value, *goja.Object, error) {
+	vm := w.vm
+	argv, err := w.jsonParse(goja.Undefined(), vm.ToValue(string(args)))
+	if err != nil {
+		return nil, nil, err
+	}
+	ctrl, err := vm.New(w.abortCtor)
+	if err != nil {
+		return nil, nil, err
+	}
+	env := vm.NewObject()
+	for k, v := range cc.Env {
+		_ = env.Set(k, v)
+	}
+	c := vm.NewObject()
+	_ = c.Set("sessionId", cc.SessionID)
+	_ = c.Set("agent", cc.Agent)
+	_ = c.Set("directory", w.h.opts.Root)
+	_ = c.Set("env", env)
+	_ = c.Set("signal", ctrl.Get("signal"))
+	v, err := w.execute(w.export, argv, c)
+	return v, ctrl, err
+}
+
+// await runs the loop until the promise settles or the guard kills the call.
+func (w *worker) await(cctx context.Context, g *guard, pr *goja.Promise, ctrl *goja.Object) (goja.Value, error) {
+	done := cctx.Done()
+	for pr.State() == goja.PromiseStatePending {
+		select {
+		case <-w.loop.wake:
+			if err := w.loop.run(); err != nil {
+				return nil, err
+			}
+		case <-done:
+			done = nil // abort once; the guard ends the call after the grace
+			if err := w.abort(cctx, ctrl); err != nil {
+				return nil, err
+			}
+		case <-g.dead:
+			return nil, errors.New("stopped")
+		}
+	}
+	if pr.State() == goja.PromiseStateRejected {
+		return nil, &rejection{v: pr.Result()}
+	}
+	return pr.Result(), nil
+}
+
+// abort aborts context.signal with a TimeoutError or an AbortError.
+func (w *worker) abort(cctx context.Context, ctrl *goja.Object) error {
+	reason := w.domError("The operation was aborted: the caller went away", "AbortError")
+	if errors.Is(context.Cause(cctx), errTimedOut) || errors.Is(context.Cause(cctx), context.DeadlineExceeded) {
+		reason = w.domError("The operation timed out", "TimeoutError")
+	}
+	fn, _ := goja.AssertFunction(ctrl.Get("abort"))
+	_, err := fn(ctrl, reason)
+	return uncatchable(err)
+}
+
+// rejection is a rejected promise: its value is what was thrown.
+type rejection struct{ v goja.Value }
+
+func (r *rejection) Error() string { return "rejected" }
+
+// output turns execute's value into text: a string as is, undefined as
+// nothing, anything else as JSON.stringify(value, null, 2).
+func (w *worker) output(v goja.Value) (string, error) {
+	if v == nil || goja.IsUndefined(v) {
+		return "", nil
+	}
+	if s, ok := v.Export().(string); ok {
+		return s, nil
+	}
+	r, err := w.jsonStringify(goja.Undefined(), v, goja.Null(), w.vm.ToValue(2))
+	if err != nil {
+		return "", err
+	}
+	if goja.IsUndefined(r) {
+		return "", nil
+	}
+	return r.String(), nil
+}

@@ -1,0 +1,252 @@
+package jshost
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func tool(exec string) string {
+	return "export default { description: 'd', parameters: { type: 'object' }, " + exec + " }\n"
+}
+
+func TestOutputRules(t *testing.T) {
+	cases := []struct {
+		name, exec, want string
+		isErr            bool
+	}{
+		{"str", "execute() { return 'plain' }", "plain", false},
+		{"obj", "execute() { return { a: 1, b: [true, null] } }", "{\n  \"a\": 1,\n  \"b\": [\n    true,\n    null\n  ]\n}", false},
+		{"num", "execute() { return 42 }", "42", false},
+		{"undef", "execute() {}", "", false},
+		{"asyncstr", "async execute(a) { await null; return 'x' + a.n }", "x7", false},
+		{"asyncobj", "async execute() { return await Promise.resolve([1]) }", "[\n  1\n]", false},
+		{"throwerr", "execute() { throw new Error('orders API answered 503') }", "orders API answered 503", true},
+		{"throwtype", "execute(a) { return a.missing.x }", "Cannot read property 'x' of undefined", true},
+		{"throwstr", "execute() { throw 'plain string' }", "plain string", true},
+		{"thrownum", "execute() { throw 7 }", "7", true},
+		{"throwobj", "execute() { throw { code: 'E1' } }", `{"code":"E1"}`, true},
+		{"reject", "async execute() { throw new RangeError('too far') }", "too far", true},
+		{"rejectstr", "execute() { return Promise.reject('nope') }", "nope", true},
+		{"cyclic", "execute() { const a = {}; a.a = a; return a }", "circular", true},
+		{"args", "execute(a, c) { return [a.n, c.sessionId, c.agent, c.env.K, typeof c.signal.aborted, c.directory !== ''].join(',') }", "7,s1,beeuni,v,boolean,true", false},
+	}
+	files := map[string]string{}
+	var paths []string
+	for _, c := range cases {
+		files["tools/"+c.name+".ts"] = tool(c.exec)
+		paths = append(paths, "tools/"+c.name+".ts")
+	}
+	s, _ := loadTools(t, project(t, files), Options{}, paths...)
+	mustLoad(t, s)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := call(t, s, c.name, `{"n":7}`)
+			if r.IsError != c.isErr || !strings.Contains(r.Output, c.want) || (c.want == "" && r.Output != "") {
+				t.Fatalf("got %+v, want isErr=%v output %q", r, c.isErr, c.want)
+			}
+			if !c.isErr && r.Output != c.want {
+				t.Fatalf("output = %q, want %q", r.Output, c.want)
+			}
+			// The runtime is reused after a thrown error.
+			r2 := call(t, s, c.name, `{"n":7}`)
+			if r2.IsError != c.isErr {
+				t.Fatalf("second call %+v", r2)
+			}
+		})
+	}
+}
+
+func TestCallErrors(t *testing.T) {
+	s, _ := loadTools(t, project(t, map[string]string{"tools/a.ts": tool("execute() { return 'a' }")}), Options{}, "tools/a.ts")
+	if _, err := s.Call(t.Context(), "nope", nil, CallContext{}); !errors.Is(err, ErrNotLoaded) {
+		t.Fatalf("unknown tool err = %v", err)
+	}
+	for _, bad := range []string{"{", "[1]", `"s"`} {
+		if _, err := s.Call(t.Context(), "a", json.RawMessage(bad), CallContext{}); err == nil {
+			t.Fatalf("args %s accepted", bad)
+		}
+	}
+	if r, err := s.Call(t.Context(), "a", nil, CallContext{}); err != nil || r.Output != "a" {
+		t.Fatalf("empty args: %+v %v", r, err)
+	}
+}
+
+func TestSpill(t *testing.T) {
+	cases := []struct {
+		name, exec   string
+		spill        bool
+		bytes, lines int
+	}{
+		{"fitbytes", "execute() { return 'x'.repeat(51200) }", false, 51200, 1},
+		{"overbytes", "execute() { return ('y'.repeat(99) + '\\n').repeat(600) }", true, 60000, 600},
+		{"fitlines", "execute() { return 'l\\n'.repeat(2000) }", false, 4000, 2000},
+		{"overlines", "execute() { return 'l\\n'.repeat(2001) }", true, 4002, 2001},
+		{"oneline", "execute() { return 'z'.repeat(51201) }", true, 51201, 1},
+	}
+	files := map[string]string{}
+	var paths []string
+	for _, c := range cases {
+		files["tools/"+c.name+".ts"] = tool(c.exec)
+		paths = append(paths, "tools/"+c.name+".ts")
+	}
+	tmp := t.TempDir()
+	s, _ := loadTools(t, project(t, files), Options{TempDir: tmp}, paths...)
+	mustLoad(t, s)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := call(t, s, c.name, "{}")
+			if !c.spill {
+				if r.Spilled != nil || len(r.Output) != c.bytes {
+					t.Fatalf("spilled %+v, len %d", r.Spilled, len(r.Output))
+				}
+				return
+			}
+			if r.Spilled == nil {
+				t.Fatalf("not spilled: %d bytes", len(r.Output))
+			}
+			if r.Spilled.Bytes != int64(c.bytes) || r.Spilled.Lines != c.lines || !strings.HasPrefix(r.Spilled.Path, tmp) {
+				t.Fatalf("spill = %+v", r.Spilled)
+			}
+			whole, err := os.ReadFile(r.Spilled.Path)
+			if err != nil || len(whole) != c.bytes {
+				t.Fatalf("file: %d bytes, %v", len(whole), err)
+			}
+			if len(r.Output) > MaxOutputBytes || countLines(r.Output) > MaxOutputLines {
+				t.Fatalf("head too big: %d bytes %d lines", len(r.Output), countLines(r.Output))
+			}
+			head, notice, _ := strings.Cut(r.Output, "\n[output truncated: ")
+			if !strings.HasPrefix(string(whole), head) || !strings.Contains(notice, r.Spilled.Path) || !strings.Contains(notice, fmt.Sprintf("%d bytes, %d lines", c.bytes, c.lines)) {
+				t.Fatalf("notice = %q", notice)
+			}
+			if c.lines > 1 && !strings.HasSuffix(head, strings.Split(string(whole), "\n")[countLines(head)-1]) {
+				t.Fatalf("head not cut at a line boundary")
+			}
+		})
+	}
+}
+
+func TestDeadlines(t *testing.T) {
+	s, _ := loadTools(t, project(t, map[string]string{
+		"tools/spin.ts":    tool("timeout: 100, execute() { for (;;) {} }"),
+		"tools/never.ts":   tool("timeout: 100, execute() { return new Promise(() => {}) }"),
+		"tools/deep.ts":    tool("execute() { const f = (n) => f(n + 1) + 1; return f(0) }"),
+		"tools/deepmap.ts": tool("execute() { const f = () => [1].map(f); return f() }"),
+		"tools/sees.ts": tool(`execute(a, c) {
+			return new Promise((resolve) => c.signal.addEventListener('abort', () => resolve('aborted: ' + c.signal.reason.name)))
+		}`),
+		"tools/ok.ts": tool("execute() { return 'fine' }"),
+	}), Options{}, "tools/spin.ts", "tools/never.ts", "tools/deep.ts", "tools/deepmap.ts", "tools/sees.ts", "tools/ok.ts")
+	mustLoad(t, s)
+	for _, name := range []string{"spin", "never"} {
+		start := time.Now()
+		r := call(t, s, name, "{}")
+		if !r.IsError || r.Output != "tool "+name+" timed out after 100ms: make it faster, or export a larger `timeout` (in milliseconds)" {
+			t.Fatalf("%s = %+v", name, r)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("%s took %v", name, d)
+		}
+		// A fresh runtime serves the next call.
+		if r := call(t, s, "ok", "{}"); r.Output != "fine" {
+			t.Fatalf("ok after %s = %+v", name, r)
+		}
+	}
+	for _, name := range []string{"deep", "deepmap"} {
+		r := call(t, s, name, "{}")
+		if !r.IsError || !strings.Contains(r.Output, "Maximum call stack size exceeded") {
+			t.Fatalf("%s = %+v", name, r)
+		}
+	}
+	// The caller's deadline aborts context.signal, which the module observes.
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	r, err := s.Call(ctx, "sees", nil, CallContext{})
+	if err != nil || r.IsError || r.Output != "aborted: TimeoutError" {
+		t.Fatalf("sees (deadline) = %+v %v", r, err)
+	}
+	// Cancel: the signal aborts with AbortError; a spinning call is interrupted.
+	ctx, cancel = context.WithCancel(t.Context())
+	time.AfterFunc(30*time.Millisecond, cancel)
+	if r, _ := s.Call(ctx, "sees", nil, CallContext{}); r.Output != "aborted: AbortError" {
+		t.Fatalf("sees (cancel) = %+v", r)
+	}
+	ctx, cancel = context.WithCancel(t.Context())
+	time.AfterFunc(30*time.Millisecond, cancel)
+	s2, _ := loadTools(t, project(t, map[string]string{"tools/spin.ts": tool("execute() { for (;;) {} }")}), Options{}, "tools/spin.ts")
+	if r, _ := s2.Call(ctx, "spin", nil, CallContext{}); !r.IsError || r.Output != "tool spin was canceled before it finished" {
+		t.Fatalf("spin (cancel) = %+v", r)
+	}
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	s, _ := loadTools(t, project(t, map[string]string{
+		"tools/sync.ts":  tool("execute(a) { let x = 0; for (let i = 0; i < 1000; i++) x += i; return a.i + ':' + x }"),
+		"tools/async.ts": tool("async execute(a) { await new Promise((r) => setTimeout(r, 1)); return { i: a.i } }"),
+	}), Options{PoolSize: 4}, "tools/sync.ts", "tools/async.ts")
+	mustLoad(t, s)
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for i := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name, want := "sync", fmt.Sprintf("%d:499500", i)
+			if i%2 == 1 {
+				name, want = "async", fmt.Sprintf("{\n  \"i\": %d\n}", i)
+			}
+			r, err := s.Call(t.Context(), name, json.RawMessage(fmt.Sprintf(`{"i":%d}`, i)), CallContext{})
+			if err != nil || r.Output != want {
+				errs <- fmt.Sprintf("%s %d: %+v %v", name, i, r, err)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+func TestHeapWatchdog(t *testing.T) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	limit := sample[0].Value.Uint64() + 64<<20
+	s, logs := loadTools(t, project(t, map[string]string{
+		"tools/hog.ts": tool("timeout: 60000, execute() { const a = []; const s = 'x'.repeat(4096); for (;;) a.push(s + a.length) }"),
+		"tools/ok.ts":  tool("execute() { return 'fine' }"),
+	}), Options{MaxHeapBytes: limit}, "tools/hog.ts", "tools/ok.ts")
+	mustLoad(t, s)
+	done := make(chan Result, 1)
+	go func() {
+		r, _ := s.Call(t.Context(), "hog", nil, CallContext{})
+		done <- r
+	}()
+	var r Result
+	for waiting := true; waiting; {
+		select {
+		case r = <-done:
+			waiting = false
+		default:
+			if ok := call(t, s, "ok", "{}"); ok.Output != "fine" {
+				t.Fatalf("ok while hog runs = %+v", ok)
+			}
+		}
+	}
+	if !r.IsError || !strings.Contains(r.Output, "ran out of memory") {
+		t.Fatalf("hog = %+v", r)
+	}
+	if !strings.Contains(logs.String(), "heap over the limit") {
+		t.Fatalf("no watchdog log: %s", logs.String())
+	}
+	if ok := call(t, s, "ok", "{}"); ok.Output != "fine" {
+		t.Fatalf("ok after hog = %+v", ok)
+	}
+}

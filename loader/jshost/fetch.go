@@ -1,0 +1,103 @@
+package jshost
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja_nodejs/buffer"
+)
+
+// maxResponseBytes bounds a fetched body held in memory.
+const maxResponseBytes = 256 << 20
+
+// fetchNative is n.http(method, url, [k, v, ...], body|null, redirect, cb):
+// it runs the request on Go's client in a goroutine that ends with the call
+// (or with cancel()), and calls cb(err, status, statusText, headers, body,
+// url, redirected) on the loop.
+func (w *worker) fetchNative(c goja.FunctionCall) goja.Value {
+	vm, l := w.vm, w.loop
+	method, target := c.Argument(0).String(), c.Argument(1).String()
+	var pairs []string
+	_ = vm.ExportTo(c.Argument(2), &pairs)
+	var body []byte
+	if b := c.Argument(3); !goja.IsNull(b) && !goja.IsUndefined(b) {
+		body = bytes.Clone(buffer.DecodeBytes(vm, b, goja.Undefined()))
+	}
+	redirect := c.Argument(4).String()
+	cb, ok := goja.AssertFunction(c.Argument(5))
+	if !ok {
+		panic(vm.NewTypeError("fetch: no callback"))
+	}
+	ctx, cancel := context.WithCancel(l.ctx)
+	gen := l.generation()
+	client := w.h.opts.HTTPClient
+	if redirect != "follow" {
+		cl := *client
+		cl.CheckRedirect = func(*http.Request, []*http.Request) error {
+			if redirect == "error" {
+				return errors.New("redirect mode is set to error")
+			}
+			return http.ErrUseLastResponse
+		}
+		client = &cl
+	}
+	go func() {
+		defer cancel()
+		resp, data, err := doFetch(ctx, client, method, target, pairs, body)
+		l.post(gen, func() error {
+			if err != nil {
+				_, jerr := cb(goja.Undefined(), vm.ToValue(err.Error()))
+				return uncatchable(jerr)
+			}
+			var hs []string
+			for k, vs := range resp.Header {
+				for _, v := range vs {
+					hs = append(hs, k, v)
+				}
+			}
+			text := http.StatusText(resp.StatusCode)
+			final := resp.Request.URL.String()
+			_, jerr := cb(goja.Undefined(), goja.Null(), vm.ToValue(resp.StatusCode), vm.ToValue(text),
+				vm.ToValue(hs), vm.ToValue(vm.NewArrayBuffer(data)), vm.ToValue(final), vm.ToValue(final != target))
+			return uncatchable(jerr)
+		})
+	}()
+	h := vm.NewObject()
+	_ = h.Set("cancel", func() { cancel() })
+	return h
+}
+
+func doFetch(ctx context.Context, client *http.Client, method, target string, pairs []string, body []byte) (*http.Response, []byte, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, target, rd)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		req.Header.Add(pairs[i], pairs[i+1])
+	}
+	if req.Header.Get("User-Agent") == "" {
+		req.Header.Set("User-Agent", "beeuni-tool")
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(data) > maxResponseBytes {
+		return nil, nil, fmt.Errorf("the response body is over %d MiB", maxResponseBytes>>20)
+	}
+	return resp, data, nil
+}

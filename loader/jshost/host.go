@@ -1,0 +1,233 @@
+// Package jshost runs tool modules in goja: it bundles each module, checks
+// its default export, and calls execute(args, context) on a pool of
+// runtimes per tool with deadlines, interrupts and a heap watchdog, so a
+// broken or hostile module is contained and explained.
+package jshost
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/beeuni/beeuni/loader/bundle"
+)
+
+// Defaults for Options left zero.
+const (
+	DefaultTimeout      = 60 * time.Second
+	DefaultMaxHeapBytes = 2 << 30 // the watchdog stops calls past 2 GiB of heap
+	maxCallDepth        = 4000    // JS frames; deeper recursion throws RangeError
+	abortGrace          = 250 * time.Millisecond
+)
+
+// ErrNotLoaded is returned by Call for a name that is not loaded.
+var ErrNotLoaded = errors.New("no tool by that name is loaded")
+
+// Spec is one tool to load.
+type Spec struct {
+	Name   string // tool name
+	Source string // what users see: "tools/x.ts" or "beeuni:web_search"
+	Path   string // repo-relative module path; "" when Code is set
+	Code   []byte // in-memory TypeScript source (the Beeuni tools); nil for project modules
+}
+
+// Options configure a Set.
+type Options struct {
+	Root           string          // the checkout: context.directory, and where Path resolves
+	TempDir        string          // where spilled output goes (default os.TempDir())
+	DefaultTimeout time.Duration   // default 60s
+	MaxHeapBytes   uint64          // heap watchdog limit (0: DefaultMaxHeapBytes)
+	PoolSize       int             // runtimes per tool at most (0: 2*GOMAXPROCS)
+	Logger         *slog.Logger    // nil: slog.Default()
+	Bundler        *bundle.Bundler // shared across sets so unchanged modules are not bundled again
+	HTTPClient     *http.Client    // for fetch (nil: a default with timeouts)
+}
+
+// Tool is a loaded tool as the model sees it.
+type Tool struct {
+	Name, Source, Description string
+	Parameters                json.RawMessage
+	Timeout                   time.Duration // the module's timeout export, or the default
+}
+
+// Failure is a tool that did not load, with a one-line reason.
+type Failure struct{ Name, Source, Reason string }
+
+// CallContext is what execute's context carries besides directory and signal.
+type CallContext struct {
+	SessionID, Agent string
+	Env              map[string]string
+}
+
+// Result is what a call answers.
+type Result struct {
+	Output  string
+	IsError bool
+	Spilled *Spill
+}
+
+// Spill describes an output saved whole to a file.
+type Spill struct {
+	Path  string `json:"path"`
+	Bytes int64  `json:"bytes"`
+	Lines int    `json:"lines"`
+}
+
+// Set is a loaded tool set. Safe for concurrent use.
+type Set struct {
+	opts     Options
+	host     *host
+	tools    []Tool
+	pools    map[string]*pool
+	failures []Failure
+	watch    *watchdog
+
+	mu      sync.Mutex
+	closed  bool
+	running sync.WaitGroup
+}
+
+// Load bundles and evaluates every spec; a spec that fails is left out
+// (Failures), the rest load. It logs one record "[tools] project tools that
+// did not load" listing each failure with its reason.
+func Load(ctx context.Context, specs []Spec, opts Options) *Set {
+	opts = withDefaults(opts)
+	s := &Set{opts: opts, pools: map[string]*pool{}}
+	s.host = newHost(opts)
+	s.watch = newWatchdog(opts.MaxHeapBytes, opts.Logger)
+	type outcome struct {
+		tool Tool
+		pool *pool
+		err  error
+	}
+	outs := make([]outcome, len(specs))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, spec := range specs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			t, p, err := s.host.load(ctx, spec, s.watch)
+			outs[i] = outcome{t, p, err}
+		}()
+	}
+	wg.Wait()
+	for i, o := range outs {
+		if o.err != nil {
+			s.failures = append(s.failures, Failure{Name: specs[i].Name, Source: specs[i].Source, Reason: o.err.Error()})
+			continue
+		}
+		if _, dup := s.pools[o.tool.Name]; dup {
+			s.failures = append(s.failures, Failure{Name: specs[i].Name, Source: specs[i].Source, Reason: "another tool has the same name"})
+			o.pool.close()
+			continue
+		}
+		s.tools = append(s.tools, o.tool)
+		s.pools[o.tool.Name] = o.pool
+	}
+	if len(s.failures) > 0 {
+		attrs := make([]any, 0, len(s.failures))
+		for _, f := range s.failures {
+			attrs = append(attrs, slog.Group(f.Name, slog.String("source", f.Source), slog.String("reason", f.Reason)))
+		}
+		opts.Logger.Warn("[tools] project tools that did not load", attrs...)
+	}
+	return s
+}
+
+func withDefaults(o Options) Options {
+	if o.TempDir == "" {
+		o.TempDir = os.TempDir()
+	}
+	if o.DefaultTimeout <= 0 {
+		o.DefaultTimeout = DefaultTimeout
+	}
+	if o.MaxHeapBytes == 0 {
+		o.MaxHeapBytes = DefaultMaxHeapBytes
+	}
+	if o.PoolSize <= 0 {
+		o.PoolSize = 2 * runtime.GOMAXPROCS(0)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Bundler == nil {
+		o.Bundler = bundle.New(nil)
+	}
+	if o.HTTPClient == nil {
+		o.HTTPClient = &http.Client{Timeout: 5 * time.Minute, Transport: &http.Transport{
+			Proxy:                 http.ProxyFromEnvironment,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ResponseHeaderTimeout: 2 * time.Minute,
+			IdleConnTimeout:       90 * time.Second,
+			MaxIdleConnsPerHost:   8,
+		}}
+	}
+	return o
+}
+
+// Tools returns the loaded tools, in spec order.
+func (s *Set) Tools() []Tool { return append([]Tool(nil), s.tools...) }
+
+// Failures returns the tools that did not load, in spec order.
+func (s *Set) Failures() []Failure { return append([]Failure(nil), s.failures...) }
+
+// Tool returns the loaded tool name.
+func (s *Set) Tool(name string) (Tool, bool) {
+	for _, t := range s.tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+// Call runs execute(args, context) of the tool name. A thrown error, a
+// timeout or an interrupt is a Result with IsError; the error is only
+// ErrNotLoaded (wrapped) or a bad args value.
+func (s *Set) Call(ctx context.Context, name string, args json.RawMessage, cc CallContext) (Result, error) {
+	p, ok := s.pools[name]
+	if !ok {
+		return Result{}, fmt.Errorf("call tool %s: %w", name, ErrNotLoaded)
+	}
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	var probe any
+	if err := json.Unmarshal(args, &probe); err != nil {
+		return Result{}, fmt.Errorf("call tool %s: arguments are not JSON: %w", name, err)
+	}
+	if _, isObj := probe.(map[string]any); !isObj {
+		return Result{}, fmt.Errorf("call tool %s: arguments must be a JSON object", name)
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return Result{}, fmt.Errorf("call tool %s: the tool set is closed: %w", name, ErrNotLoaded)
+	}
+	s.running.Add(1)
+	s.mu.Unlock()
+	defer s.running.Done()
+	return p.call(ctx, args, cc)
+}
+
+// Close frees the runtimes; calls already running finish first.
+func (s *Set) Close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.running.Wait()
+	for _, p := range s.pools {
+		p.close()
+	}
+	s.watch.wait()
+}

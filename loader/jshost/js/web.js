@@ -1,0 +1,234 @@
+// Web globals for tool modules: events, abort, fetch, structuredClone.
+// Called once per runtime with the native bindings (n) written in Go.
+(function (g, n) {
+  'use strict'
+  const def = (o, k, v) => Object.defineProperty(o, k, { value: v, writable: true, configurable: true, enumerable: false })
+
+  class Event {
+    constructor(type, init) { this.type = String(type); this.defaultPrevented = false; this.cancelable = !!(init && init.cancelable); this.target = null; this.timeStamp = Date.now() }
+    preventDefault() { if (this.cancelable) this.defaultPrevented = true }
+    stopPropagation() {}
+    stopImmediatePropagation() { this._stop = true }
+  }
+  class EventTarget {
+    constructor() { def(this, '_listeners', new Map()) }
+    addEventListener(type, fn, opts) {
+      if (!fn) return
+      if (!this._listeners) def(this, '_listeners', new Map())
+      const once = typeof opts === 'object' && opts !== null && !!opts.once
+      const list = this._listeners.get(type) || []
+      if (list.some((l) => l.fn === fn)) return
+      list.push({ fn, once })
+      this._listeners.set(type, list)
+      if (opts && opts.signal) opts.signal.addEventListener('abort', () => this.removeEventListener(type, fn))
+    }
+    removeEventListener(type, fn) {
+      const list = this._listeners && this._listeners.get(type)
+      if (list) this._listeners.set(type, list.filter((l) => l.fn !== fn))
+    }
+    dispatchEvent(ev) {
+      if (ev.target === null) try { ev.target = this } catch (e) {}
+      const handler = this['on' + ev.type]
+      if (typeof handler === 'function') handler.call(this, ev)
+      const list = (this._listeners && this._listeners.get(ev.type)) || []
+      for (const l of list.slice()) {
+        if (l.once) this.removeEventListener(ev.type, l.fn)
+        if (typeof l.fn === 'function') l.fn.call(this, ev); else l.fn.handleEvent(ev)
+        if (ev._stop) break
+      }
+      return !ev.defaultPrevented
+    }
+  }
+
+  class DOMException extends Error {
+    constructor(message, name) { super(message); this.name = name || 'Error' }
+    get code() { return { AbortError: 20, TimeoutError: 23 }[this.name] || 0 }
+  }
+
+  class AbortSignal extends EventTarget {
+    constructor(key) { if (key !== n) throw new TypeError('Illegal constructor'); super(); this.aborted = false; this.reason = undefined; this.onabort = null }
+    throwIfAborted() { if (this.aborted) throw this.reason }
+    static abort(reason) { const c = new AbortController(); c.abort(reason); return c.signal }
+    static timeout(ms) {
+      const c = new AbortController()
+      g.setTimeout(() => c.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms)
+      return c.signal
+    }
+    static any(signals) {
+      const c = new AbortController()
+      for (const s of signals) {
+        if (s.aborted) { c.abort(s.reason); break }
+        s.addEventListener('abort', () => c.abort(s.reason), { once: true })
+      }
+      return c.signal
+    }
+  }
+  class AbortController {
+    constructor() { this.signal = new AbortSignal(n) }
+    abort(reason) {
+      const s = this.signal
+      if (s.aborted) return
+      s.aborted = true
+      s.reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason
+      s.dispatchEvent(new Event('abort'))
+    }
+  }
+
+  // bytes turns a body or buffer source into a Uint8Array (no copy when it is one).
+  function bytes(v) {
+    if (v instanceof Uint8Array) return v
+    if (v instanceof ArrayBuffer) return new Uint8Array(v)
+    if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength)
+    return n.encode(String(v))
+  }
+
+  class Headers {
+    constructor(init) {
+      def(this, '_m', new Map())
+      if (init instanceof Headers) init.forEach((v, k) => this.append(k, v))
+      else if (Array.isArray(init)) for (const [k, v] of init) this.append(k, v)
+      else if (init && typeof init === 'object') for (const k of Object.keys(init)) this.append(k, init[k])
+    }
+    append(k, v) { k = String(k).toLowerCase(); v = String(v); const o = this._m.get(k); this._m.set(k, o === undefined ? v : o + ', ' + v) }
+    set(k, v) { this._m.set(String(k).toLowerCase(), String(v)) }
+    get(k) { const v = this._m.get(String(k).toLowerCase()); return v === undefined ? null : v }
+    has(k) { return this._m.has(String(k).toLowerCase()) }
+    delete(k) { this._m.delete(String(k).toLowerCase()) }
+    forEach(fn, self) { for (const [k, v] of this.entries()) fn.call(self, v, k, this) }
+    *entries() { yield* [...this._m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) }
+    *keys() { for (const [k] of this.entries()) yield k }
+    *values() { for (const [, v] of this.entries()) yield v }
+    [Symbol.iterator]() { return this.entries() }
+    getSetCookie() { const v = this._m.get('set-cookie'); return v === undefined ? [] : v.split(', ') }
+  }
+
+  // Body holds bytes (Uint8Array) or null; reads once, as fetch does.
+  class Body {
+    _init(body, headers) {
+      def(this, '_used', false)
+      if (body === undefined || body === null) { def(this, '_bytes', null); return }
+      if (typeof body === 'string') { if (!headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8') }
+      else if (body instanceof g.URLSearchParams) { if (!headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8'); body = body.toString() }
+      def(this, '_bytes', bytes(body))
+    }
+    get bodyUsed() { return this._used }
+    get body() { return this._bytes }
+    _consume() {
+      if (this._used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'))
+      this._used = true
+      return Promise.resolve(this._bytes || new Uint8Array(0))
+    }
+    arrayBuffer() { return this._consume().then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)) }
+    bytes() { return this._consume().then((b) => new Uint8Array(b)) }
+    text() { return this._consume().then((b) => n.decode(b, false)) }
+    json() { return this.text().then((t) => JSON.parse(t)) }
+    blob() { return Promise.reject(new TypeError('Blob is not available to tools: use arrayBuffer()')) }
+  }
+
+  class Request extends Body {
+    constructor(input, init) {
+      super()
+      init = init || {}
+      const src = input instanceof Request ? input : null
+      this.url = src ? src.url : String(new g.URL(String(input)))
+      this.method = String(init.method || (src ? src.method : 'GET')).toUpperCase()
+      this.headers = new Headers(init.headers || (src ? src.headers : undefined))
+      this.signal = init.signal || (src ? src.signal : null) || new AbortController().signal
+      this.redirect = init.redirect || (src ? src.redirect : 'follow')
+      this._init(init.body !== undefined ? init.body : (src ? src._bytes : null), this.headers)
+      if (this._bytes && (this.method === 'GET' || this.method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.')
+    }
+    clone() { return new Request(this) }
+  }
+
+  class Response extends Body {
+    constructor(body, init) {
+      super()
+      init = init || {}
+      this.status = init.status === undefined ? 200 : init.status
+      this.statusText = init.statusText || ''
+      this.headers = new Headers(init.headers)
+      this.url = init.url || ''
+      this.redirected = !!init.redirected
+      this.type = 'default'
+      this._init(body, this.headers)
+    }
+    get ok() { return this.status >= 200 && this.status < 300 }
+    clone() { return new Response(this._bytes && new Uint8Array(this._bytes), this) }
+    static json(data, init) { const h = new Headers(init && init.headers); h.set('content-type', 'application/json'); return new Response(JSON.stringify(data), Object.assign({}, init, { headers: h })) }
+    static error() { const r = new Response(null, { status: 0 }); r.type = 'error'; return r }
+    static redirect(url, status) { return new Response(null, { status: status || 302, headers: { location: String(url) } }) }
+  }
+
+  function fetch(input, init) {
+    return new Promise((resolve, reject) => {
+      const req = new Request(input, init)
+      const signal = req.signal
+      if (signal.aborted) { reject(signal.reason); return }
+      const pairs = []
+      req.headers.forEach((v, k) => pairs.push(k, v))
+      let done = false
+      const onAbort = () => { if (!done) { done = true; handle.cancel(); reject(signal.reason) } }
+      const handle = n.http(req.method, req.url, pairs, req._bytes, req.redirect, (err, status, statusText, headers, body, url, redirected) => {
+        signal.removeEventListener('abort', onAbort)
+        if (done) return
+        done = true
+        if (err) { reject(new TypeError('fetch failed: ' + err)); return }
+        const h = new Headers()
+        for (let i = 0; i < headers.length; i += 2) h.append(headers[i], headers[i + 1])
+        resolve(new Response(new Uint8Array(body), { status, statusText, headers: h, url, redirected }))
+      })
+      signal.addEventListener('abort', onAbort)
+    })
+  }
+
+  function structuredClone(value) {
+    const seen = new Map()
+    const clone = (v) => {
+      if (typeof v === 'function' || typeof v === 'symbol') throw new DOMException(String(v) + ' could not be cloned.', 'DataCloneError')
+      if (v === null || typeof v !== 'object') return v
+      if (seen.has(v)) return seen.get(v)
+      let out
+      if (v instanceof Date) out = new Date(v.getTime())
+      else if (v instanceof RegExp) out = new RegExp(v.source, v.flags)
+      else if (v instanceof ArrayBuffer) out = v.slice(0)
+      else if (ArrayBuffer.isView(v)) out = new v.constructor(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength))
+      else if (v instanceof Map) { out = new Map(); seen.set(v, out); for (const [k, x] of v) out.set(clone(k), clone(x)); return out }
+      else if (v instanceof Set) { out = new Set(); seen.set(v, out); for (const x of v) out.add(clone(x)); return out }
+      else if (v instanceof Error) { out = new (g[v.name] || Error)(v.message); if (v.stack) out.stack = v.stack }
+      else if (Array.isArray(v)) { out = []; seen.set(v, out); for (let i = 0; i < v.length; i++) out[i] = clone(v[i]); return out }
+      else { out = {}; seen.set(v, out); for (const k of Object.keys(v)) out[k] = clone(v[k]); return out }
+      seen.set(v, out)
+      return out
+    }
+    return clone(value)
+  }
+
+  class TextEncoder {
+    get encoding() { return 'utf-8' }
+    encode(s) { return n.encode(s === undefined ? '' : String(s)) }
+    encodeInto(s, dest) { const b = n.encode(String(s)); const k = Math.min(b.length, dest.length); dest.set(b.subarray(0, k)); return { read: s.length, written: k } }
+  }
+  class TextDecoder {
+    constructor(label, opts) {
+      const l = String(label === undefined ? 'utf-8' : label).toLowerCase()
+      if (l !== 'utf-8' && l !== 'utf8' && l !== 'unicode-1-1-utf-8') throw new RangeError(`The "${label}" encoding is not supported: tools have utf-8 only`)
+      this.encoding = 'utf-8'; this.fatal = !!(opts && opts.fatal); this.ignoreBOM = !!(opts && opts.ignoreBOM)
+    }
+    decode(input) {
+      if (input === undefined) return ''
+      let s = n.decode(bytes(input), this.fatal)
+      if (!this.ignoreBOM && s.charCodeAt(0) === 0xfeff) s = s.slice(1)
+      return s
+    }
+  }
+
+  const globals = {
+    Event, EventTarget, DOMException, AbortController, AbortSignal, Headers, Request, Response,
+    fetch, structuredClone, TextEncoder, TextDecoder,
+    queueMicrotask: (fn) => { Promise.resolve().then(() => fn()) },
+  }
+  for (const k of Object.keys(globals)) def(g, k, globals[k])
+  def(g, 'globalThis', g)
+  def(g, 'self', g)
+})

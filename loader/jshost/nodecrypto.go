@@ -1,0 +1,152 @@
+package jshost
+
+import (
+	"crypto/hmac"
+	"crypto/md5"
+	"crypto/rand"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"crypto/subtle"
+	"hash"
+	"math/big"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja_nodejs/buffer"
+)
+
+var hashes = map[string]func() hash.Hash{
+	"md5": md5.New, "sha1": sha1.New, "sha224": sha256.New224, "sha256": sha256.New,
+	"sha384": sha512.New384, "sha512": sha512.New,
+}
+
+// cryptoModule is node:crypto: hashes, HMACs and randomness.
+func (w *worker) cryptoModule() *goja.Object {
+	vm := w.vm
+	o := vm.NewObject()
+	newHash := func(alg string) func() hash.Hash {
+		h, ok := hashes[strings.ToLower(strings.ReplaceAll(alg, "-", ""))]
+		if !ok {
+			panic(vm.NewTypeError("Digest method not supported: " + alg + " (tools have md5, sha1, sha224, sha256, sha384, sha512)"))
+		}
+		return h
+	}
+	var wrap func(h hash.Hash) *goja.Object
+	wrap = func(h hash.Hash) *goja.Object {
+		obj := vm.NewObject()
+		done := false
+		_ = obj.Set("update", func(data, enc goja.Value) *goja.Object {
+			if done {
+				panic(vm.NewGoError(errDigestCalled))
+			}
+			if enc == nil {
+				enc = goja.Undefined()
+			}
+			h.Write(buffer.DecodeBytes(vm, data, enc))
+			return obj
+		})
+		_ = obj.Set("digest", func(enc goja.Value) goja.Value {
+			if done {
+				panic(vm.NewGoError(errDigestCalled))
+			}
+			done = true
+			if enc == nil {
+				enc = goja.Undefined()
+			}
+			return buffer.EncodeBytes(vm, h.Sum(nil), enc)
+		})
+		return obj
+	}
+	_ = o.Set("createHash", func(alg string) *goja.Object { return wrap(newHash(alg)()) })
+	_ = o.Set("createHmac", func(alg string, key, enc goja.Value) *goja.Object {
+		if enc == nil {
+			enc = goja.Undefined()
+		}
+		return wrap(hmac.New(newHash(alg), buffer.DecodeBytes(vm, key, enc)))
+	})
+	_ = o.Set("getHashes", func() []string { return []string{"md5", "sha1", "sha224", "sha256", "sha384", "sha512"} })
+	_ = o.Set("randomBytes", func(c goja.FunctionCall) goja.Value {
+		n := c.Argument(0).ToInteger()
+		if n < 0 || n > 1<<30 {
+			panic(vm.NewTypeError("The \"size\" argument is out of range"))
+		}
+		b := make([]byte, n)
+		_, _ = rand.Read(b)
+		buf := buffer.WrapBytes(vm, b)
+		if cb, ok := goja.AssertFunction(c.Argument(1)); ok {
+			qm, _ := goja.AssertFunction(vm.Get("queueMicrotask"))
+			_, _ = qm(goja.Undefined(), vm.ToValue(func() { _, _ = cb(goja.Undefined(), goja.Null(), buf) }))
+			return goja.Undefined()
+		}
+		return buf
+	})
+	_ = o.Set("randomUUID", func() string { return uuid4() })
+	_ = o.Set("randomInt", func(c goja.FunctionCall) goja.Value {
+		lo, hi := int64(0), c.Argument(0).ToInteger()
+		if len(c.Arguments) > 1 {
+			if _, isFn := goja.AssertFunction(c.Argument(1)); !isFn {
+				lo, hi = hi, c.Argument(1).ToInteger()
+			}
+		}
+		if hi <= lo {
+			panic(vm.NewTypeError("The value of \"max\" must be greater than the value of \"min\""))
+		}
+		n, _ := rand.Int(rand.Reader, big.NewInt(hi-lo))
+		return vm.ToValue(lo + n.Int64())
+	})
+	getRandom := func(v goja.Value) goja.Value {
+		obj, ok := v.(*goja.Object)
+		if !ok {
+			panic(vm.NewTypeError("The data argument must be an integer-type TypedArray"))
+		}
+		ab, ok := obj.Get("buffer").Export().(goja.ArrayBuffer)
+		if !ok {
+			panic(vm.NewTypeError("The data argument must be an integer-type TypedArray"))
+		}
+		off, n := obj.Get("byteOffset").ToInteger(), obj.Get("byteLength").ToInteger()
+		if n > 65536 {
+			panic(w.domError("The ArrayBufferView's byte length exceeds the number of bytes of entropy available via this API (65536)", "QuotaExceededError"))
+		}
+		_, _ = rand.Read(ab.Bytes()[off : off+n])
+		return v
+	}
+	_ = o.Set("getRandomValues", getRandom)
+	_ = o.Set("timingSafeEqual", func(a, b goja.Value) bool {
+		x, y := buffer.DecodeBytes(vm, a, goja.Undefined()), buffer.DecodeBytes(vm, b, goja.Undefined())
+		if len(x) != len(y) {
+			panic(vm.NewGoError(errLengths))
+		}
+		return subtle.ConstantTimeCompare(x, y) == 1
+	})
+	web := vm.NewObject()
+	_ = web.Set("getRandomValues", getRandom)
+	_ = web.Set("randomUUID", o.Get("randomUUID"))
+	_ = o.Set("webcrypto", web)
+	return o
+}
+
+type cryptoErr string
+
+func (e cryptoErr) Error() string { return string(e) }
+
+const (
+	errDigestCalled = cryptoErr("Digest already called")
+	errLengths      = cryptoErr("Input buffers must have the same byte length")
+)
+
+func uuid4() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, 36)
+	for i, c := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			out = append(out, '-')
+		}
+		out = append(out, hex[c>>4], hex[c&15])
+	}
+	return string(out)
+}

@@ -1,0 +1,319 @@
+package jshost
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja_nodejs/buffer"
+)
+
+// fsModule is node:fs's synchronous API on the real file system; relative
+// paths resolve against the checkout. The callback and promise forms are
+// made from it in js/node.js.
+func (w *worker) fsModule() *goja.Object {
+	vm := w.vm
+	o := vm.NewObject()
+	set := func(name string, fn any) { _ = o.Set(name, fn) }
+	p := func(v goja.Value) string { return w.fsPath(v) }
+	set("existsSync", func(v goja.Value) bool {
+		_, err := os.Stat(p(v))
+		return err == nil
+	})
+	set("readFileSync", func(v, opts goja.Value) goja.Value {
+		name := p(v)
+		b, err := os.ReadFile(name)
+		w.fsCheck(err, "open", name)
+		if enc := encodingOf(vm, opts); enc != nil {
+			return buffer.EncodeBytes(vm, b, enc)
+		}
+		return buffer.WrapBytes(vm, b)
+	})
+	write := func(flag int) func(v, data, opts goja.Value) {
+		return func(v, data, opts goja.Value) {
+			name := p(v)
+			enc := encodingOf(vm, opts)
+			if enc == nil {
+				enc = goja.Undefined()
+			}
+			b := buffer.DecodeBytes(vm, data, enc)
+			f, err := os.OpenFile(name, flag, 0o644)
+			w.fsCheck(err, "open", name)
+			_, err = f.Write(b)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			w.fsCheck(err, "write", name)
+		}
+	}
+	set("writeFileSync", write(os.O_WRONLY|os.O_CREATE|os.O_TRUNC))
+	set("appendFileSync", write(os.O_WRONLY|os.O_CREATE|os.O_APPEND))
+	set("mkdirSync", func(v, opts goja.Value) goja.Value {
+		name := p(v)
+		if optBool(vm, opts, "recursive") {
+			first := firstMissing(name)
+			w.fsCheck(os.MkdirAll(name, 0o755), "mkdir", name)
+			if first == "" {
+				return goja.Undefined()
+			}
+			return vm.ToValue(first)
+		}
+		w.fsCheck(os.Mkdir(name, 0o755), "mkdir", name)
+		return goja.Undefined()
+	})
+	set("readdirSync", func(v, opts goja.Value) goja.Value {
+		name := p(v)
+		ents, err := os.ReadDir(name)
+		w.fsCheck(err, "scandir", name)
+		if !optBool(vm, opts, "withFileTypes") {
+			names := make([]any, len(ents))
+			for i, e := range ents {
+				names[i] = e.Name()
+			}
+			return vm.ToValue(names)
+		}
+		out := make([]any, len(ents))
+		for i, e := range ents {
+			out[i] = w.dirent(e.Name(), name, e.Type())
+		}
+		return vm.ToValue(out)
+	})
+	stat := func(follow bool) func(v, opts goja.Value) goja.Value {
+		return func(v, opts goja.Value) goja.Value {
+			name := p(v)
+			var fi os.FileInfo
+			var err error
+			if follow {
+				fi, err = os.Stat(name)
+			} else {
+				fi, err = os.Lstat(name)
+			}
+			if err != nil && errors.Is(err, fs.ErrNotExist) && optHas(vm, opts, "throwIfNoEntry") && !optBool(vm, opts, "throwIfNoEntry") {
+				return goja.Undefined()
+			}
+			w.fsCheck(err, map[bool]string{true: "stat", false: "lstat"}[follow], name)
+			return w.stats(fi)
+		}
+	}
+	set("statSync", stat(true))
+	set("lstatSync", stat(false))
+	set("rmSync", func(v, opts goja.Value) {
+		name := p(v)
+		fi, err := os.Lstat(name)
+		if err != nil {
+			if optBool(vm, opts, "force") && errors.Is(err, fs.ErrNotExist) {
+				return
+			}
+			w.fsCheck(err, "rm", name)
+		}
+		if fi.IsDir() {
+			if !optBool(vm, opts, "recursive") {
+				w.fsThrow("ERR_FS_EISDIR", "Path is a directory: rm returned EISDIR (is a directory) "+name, "rm", name)
+			}
+			w.fsCheck(os.RemoveAll(name), "rm", name)
+			return
+		}
+		w.fsCheck(os.Remove(name), "rm", name)
+	})
+	set("rmdirSync", func(v, opts goja.Value) {
+		name := p(v)
+		if optBool(vm, opts, "recursive") {
+			w.fsCheck(os.RemoveAll(name), "rmdir", name)
+			return
+		}
+		w.fsCheck(syscall.Rmdir(name), "rmdir", name)
+	})
+	set("unlinkSync", func(v goja.Value) { name := p(v); w.fsCheck(syscall.Unlink(name), "unlink", name) })
+	set("renameSync", func(a, b goja.Value) { from := p(a); w.fsCheck(os.Rename(from, p(b)), "rename", from) })
+	set("copyFileSync", func(a, b goja.Value) {
+		from, to := p(a), p(b)
+		data, err := os.ReadFile(from)
+		w.fsCheck(err, "copyfile", from)
+		fi, _ := os.Stat(from)
+		w.fsCheck(os.WriteFile(to, data, fi.Mode().Perm()), "copyfile", to)
+	})
+	set("accessSync", func(v goja.Value) { name := p(v); _, err := os.Stat(name); w.fsCheck(err, "access", name) })
+	set("realpathSync", func(v goja.Value) string {
+		name := p(v)
+		r, err := filepath.EvalSymlinks(name)
+		w.fsCheck(err, "realpath", name)
+		return r
+	})
+	set("mkdtempSync", func(prefix string) string {
+		full := w.fsPath(vm.ToValue(prefix))
+		d, err := os.MkdirTemp(filepath.Dir(full), filepath.Base(full)+"*")
+		w.fsCheck(err, "mkdtemp", full)
+		return d
+	})
+	set("chmodSync", func(v goja.Value, mode int64) {
+		name := p(v)
+		w.fsCheck(os.Chmod(name, os.FileMode(mode)), "chmod", name)
+	})
+	set("utimesSync", func(v goja.Value, at, mt float64) {
+		name := p(v)
+		w.fsCheck(os.Chtimes(name, time.UnixMilli(int64(at*1000)), time.UnixMilli(int64(mt*1000))), "utime", name)
+	})
+	set("truncateSync", func(v goja.Value, n int64) { name := p(v); w.fsCheck(os.Truncate(name, n), "open", name) })
+	set("symlinkSync", func(target string, v goja.Value) { name := p(v); w.fsCheck(os.Symlink(target, name), "symlink", name) })
+	set("readlinkSync", func(v goja.Value) string {
+		name := p(v)
+		t, err := os.Readlink(name)
+		w.fsCheck(err, "readlink", name)
+		return t
+	})
+	consts := vm.NewObject()
+	for k, v := range map[string]int{"F_OK": 0, "R_OK": 4, "W_OK": 2, "X_OK": 1} {
+		_ = consts.Set(k, v)
+	}
+	set("constants", consts)
+	return o
+}
+
+// fsPath resolves a path argument (string, Buffer or file: URL) against the checkout.
+func (w *worker) fsPath(v goja.Value) string {
+	if v == nil {
+		panic(w.vm.NewTypeError(`The "path" argument must be of type string or an instance of Buffer or URL`))
+	}
+	var s string
+	switch x := v.Export().(type) {
+	case string:
+		s = x
+	case []byte:
+		s = string(x)
+	default:
+		if o, ok := v.(*goja.Object); ok && o.Get("href") != nil {
+			s = o.Get("pathname").String()
+		} else {
+			panic(w.vm.NewTypeError(`The "path" argument must be of type string or an instance of Buffer or URL`))
+		}
+	}
+	if !filepath.IsAbs(s) {
+		s = filepath.Join(w.h.opts.Root, s)
+	}
+	return s
+}
+
+// fsCheck throws err as Node does: an Error with code, errno, syscall, path.
+func (w *worker) fsCheck(err error, syscallName, path string) {
+	if err == nil {
+		return
+	}
+	code, text := "EIO", err.Error()
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		code, text = errnoName(errno), errno.Error()
+	}
+	w.fsThrow(code, code+": "+text+", "+syscallName+" '"+path+"'", syscallName, path)
+}
+
+func (w *worker) fsThrow(code, msg, syscallName, path string) {
+	e, _ := w.vm.New(w.vm.Get("Error"), w.vm.ToValue(msg))
+	_ = e.Set("code", code)
+	_ = e.Set("syscall", syscallName)
+	_ = e.Set("path", path)
+	panic(e)
+}
+
+func errnoName(e syscall.Errno) string {
+	switch e {
+	case syscall.ENOENT:
+		return "ENOENT"
+	case syscall.EEXIST:
+		return "EEXIST"
+	case syscall.ENOTDIR:
+		return "ENOTDIR"
+	case syscall.EISDIR:
+		return "EISDIR"
+	case syscall.EACCES:
+		return "EACCES"
+	case syscall.EPERM:
+		return "EPERM"
+	case syscall.ENOTEMPTY:
+		return "ENOTEMPTY"
+	case syscall.EXDEV:
+		return "EXDEV"
+	}
+	return "E" + strings.ToUpper(strings.ReplaceAll(e.Error(), " ", "_"))
+}
+
+func firstMissing(dir string) string {
+	first := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			return first
+		}
+		first = d
+		if filepath.Dir(d) == d {
+			return first
+		}
+	}
+}
+
+func (w *worker) dirent(name, parent string, mode fs.FileMode) *goja.Object {
+	o := w.vm.NewObject()
+	_ = o.Set("name", name)
+	_ = o.Set("parentPath", parent)
+	_ = o.Set("path", parent)
+	_ = o.Set("isFile", func() bool { return mode.IsRegular() })
+	_ = o.Set("isDirectory", func() bool { return mode.IsDir() })
+	_ = o.Set("isSymbolicLink", func() bool { return mode&fs.ModeSymlink != 0 })
+	return o
+}
+
+func (w *worker) stats(fi os.FileInfo) *goja.Object {
+	vm := w.vm
+	o := vm.NewObject()
+	mode := fi.Mode()
+	ms := float64(fi.ModTime().UnixNano()) / 1e6
+	date := func() goja.Value { d, _ := vm.New(vm.Get("Date"), vm.ToValue(ms)); return d }
+	_ = o.Set("size", fi.Size())
+	_ = o.Set("mode", uint32(mode.Perm())|map[bool]uint32{true: 0o040000, false: 0o100000}[mode.IsDir()])
+	for _, k := range []string{"mtimeMs", "ctimeMs", "atimeMs", "birthtimeMs"} {
+		_ = o.Set(k, ms)
+	}
+	for _, k := range []string{"mtime", "ctime", "atime", "birthtime"} {
+		_ = o.Set(k, date())
+	}
+	_ = o.Set("isFile", func() bool { return mode.IsRegular() })
+	_ = o.Set("isDirectory", func() bool { return mode.IsDir() })
+	_ = o.Set("isSymbolicLink", func() bool { return mode&fs.ModeSymlink != 0 })
+	return o
+}
+
+// encodingOf reads an encoding from a string or { encoding } option.
+func encodingOf(vm *goja.Runtime, opts goja.Value) goja.Value {
+	if opts == nil || goja.IsUndefined(opts) || goja.IsNull(opts) {
+		return nil
+	}
+	if _, ok := opts.Export().(string); ok {
+		return opts
+	}
+	if o, ok := opts.(*goja.Object); ok {
+		if e := o.Get("encoding"); e != nil && !goja.IsUndefined(e) && !goja.IsNull(e) {
+			return e
+		}
+	}
+	return nil
+}
+
+func optBool(vm *goja.Runtime, opts goja.Value, key string) bool {
+	if o, ok := opts.(*goja.Object); ok {
+		if v := o.Get(key); v != nil {
+			return v.ToBoolean()
+		}
+	}
+	return false
+}
+
+func optHas(vm *goja.Runtime, opts goja.Value, key string) bool {
+	if o, ok := opts.(*goja.Object); ok {
+		v := o.Get(key)
+		return v != nil && !goja.IsUndefined(v)
+	}
+	return false
+}

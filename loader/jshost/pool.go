@@ -1,0 +1,72 @@
+package jshost
+
+import (
+	"context"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// pool holds one tool's runtimes: made on demand, reused, at most size
+// at once. A runtime serves one call at a time.
+type pool struct {
+	h     *host
+	tool  Tool
+	prog  *goja.Program
+	watch *watchdog
+	slots chan struct{}
+
+	mu     sync.Mutex
+	idle   []*worker
+	closed bool
+}
+
+func newPool(h *host, t Tool, prog *goja.Program, watch *watchdog) *pool {
+	return &pool{h: h, tool: t, prog: prog, watch: watch, slots: make(chan struct{}, h.opts.PoolSize)}
+}
+
+// get takes a slot and a runtime; release gives the slot back.
+func (p *pool) get(ctx context.Context) (*worker, error) {
+	select {
+	case p.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		w := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return w, nil
+	}
+	p.mu.Unlock()
+	w, err := newWorker(ctx, p.h, p.tool.Name, p.prog, p.watch)
+	if err != nil {
+		<-p.slots
+		return nil, err
+	}
+	return w, nil
+}
+
+func (p *pool) release() { <-p.slots }
+
+// put keeps a healthy runtime for the next call.
+func (p *pool) put(w *worker) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		w.discard()
+		return
+	}
+	p.idle = append(p.idle, w)
+}
+
+func (p *pool) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	for _, w := range p.idle {
+		w.discard()
+	}
+	p.idle = nil
+}

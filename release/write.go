@@ -1,0 +1,203 @@
+package release
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// maxLinkTarget bounds the symlink target text read from the content store.
+const maxLinkTarget = 4096
+
+// WriteTree lays release rec out at dst for an executor: every entry with
+// its mode (0644 or 0755; symlinks as symlinks), each file's SHA-256 checked
+// against its entry while it is written (a mismatch is a *ContentError).
+//
+// The layout is atomic: everything is written into a temp folder next to
+// dst (".<name>.tmp-*"), fsynced, then renamed to dst, so dst is either
+// absent or complete; a failure removes the temp folder. Leftover temp
+// folders of dst from a crash are removed first, so only one WriteTree may
+// run for a given dst at a time.
+//
+// If dst exists, it is accepted as done when it holds exactly the release
+// (every entry with its type, mode and content, and nothing else: each file
+// is hashed again); otherwise WriteTree fails and leaves it untouched.
+func WriteTree(dst string, rec *Record, open func(digest string) (io.ReadCloser, error)) error {
+	if err := VerifyRecord(rec); err != nil {
+		return fmt.Errorf("lay out release %s: %w", rec.ID, err)
+	}
+	if _, err := os.Lstat(dst); err == nil {
+		if err := checkTree(dst, rec); err != nil {
+			return fmt.Errorf("lay out release %s: %s exists and does not hold this release (%w); remove it", rec.ID, dst, err)
+		}
+		return nil
+	}
+	parent, base := filepath.Dir(dst), filepath.Base(dst)
+	if stale, _ := filepath.Glob(filepath.Join(parent, "."+base+".tmp-*")); len(stale) > 0 {
+		for _, s := range stale {
+			os.RemoveAll(s)
+		}
+	}
+	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+	if err != nil {
+		return fmt.Errorf("lay out release %s: %w", rec.ID, err)
+	}
+	if err := layOut(tmp, rec, open); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("lay out release %s: %w", rec.ID, err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("lay out release %s: %w", rec.ID, err)
+	}
+	if err := syncDir(parent); err != nil {
+		return fmt.Errorf("lay out release %s: sync %s: %w", rec.ID, parent, err)
+	}
+	return nil
+}
+
+func layOut(root string, rec *Record, open func(string) (io.ReadCloser, error)) error {
+	if err := os.Chmod(root, 0o755); err != nil {
+		return err
+	}
+	dirs := map[string]bool{root: true}
+	for _, e := range rec.Entries {
+		full := filepath.Join(root, filepath.FromSlash(e.Path))
+		dir := filepath.Dir(full)
+		if !dirs[dir] {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			for d := dir; d != root && !dirs[d]; d = filepath.Dir(d) {
+				dirs[d] = true
+			}
+		}
+		if err := writeEntry(full, e, open); err != nil {
+			return err
+		}
+	}
+	// Sync folders deepest first so every name is durable before the rename.
+	order := make([]string, 0, len(dirs))
+	for d := range dirs {
+		order = append(order, d)
+	}
+	slices.SortFunc(order, func(a, b string) int { return len(b) - len(a) })
+	for _, d := range order {
+		if err := syncDir(d); err != nil {
+			return fmt.Errorf("sync %s: %w", d, err)
+		}
+	}
+	return nil
+}
+
+func writeEntry(full string, e Entry, open func(string) (io.ReadCloser, error)) error {
+	rc, err := open(e.Digest)
+	if err != nil {
+		return fmt.Errorf("fetch content of %s (%s): %w", e.Path, e.Digest, err)
+	}
+	defer rc.Close()
+	if e.Mode == ModeSymlink {
+		b, err := io.ReadAll(io.LimitReader(rc, maxLinkTarget+1))
+		if err != nil {
+			return fmt.Errorf("fetch content of %s: %w", e.Path, err)
+		}
+		if err := VerifyContent(e, b); err != nil {
+			return err
+		}
+		if err := CheckLinkTarget(e.Path, string(b)); err != nil {
+			return err
+		}
+		return os.Symlink(string(b), full)
+	}
+	perm := fs.FileMode(0o644)
+	if e.Mode == ModeExecutable {
+		perm = 0o755
+	}
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(f, h), rc)
+	if err == nil {
+		if got := hex.EncodeToString(h.Sum(nil)); got != e.Digest {
+			err = &ContentError{Path: e.Path, Want: e.Digest, Got: got}
+		} else if n != e.Size {
+			err = fmt.Errorf("%w: %s has %d bytes, the release says %d", ErrTampered, e.Path, n, e.Size)
+		}
+	}
+	if err == nil {
+		err = f.Chmod(perm) // the umask may have narrowed it
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", e.Path, err)
+	}
+	return nil
+}
+
+// checkTree reports the first way dir differs from rec's entries.
+func checkTree(dir string, rec *Record) error {
+	want := make(map[string]Entry, len(rec.Entries))
+	for _, e := range rec.Entries {
+		want[e.Path] = e
+	}
+	seen := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		e, ok := want[rel]
+		if !ok {
+			return fmt.Errorf("%s is not in the release", rel)
+		}
+		seen++
+		return checkFile(p, e, d)
+	})
+	if err != nil {
+		return err
+	}
+	if seen != len(rec.Entries) {
+		return errors.New("files of the release are missing")
+	}
+	return nil
+}
+
+func checkFile(p string, e Entry, d fs.DirEntry) error {
+	info, err := d.Info()
+	if err != nil {
+		return err
+	}
+	var content []byte
+	switch {
+	case e.Mode == ModeSymlink && info.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(p)
+		if err != nil {
+			return err
+		}
+		content = []byte(target)
+	case e.Mode != ModeSymlink && info.Mode().IsRegular() && info.Mode().Perm() == entryMode(e.Mode).Perm():
+		if content, err = os.ReadFile(p); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("%s has mode %s, the release says %s", e.Path, info.Mode(), e.Mode)
+	}
+	return VerifyContent(e, content)
+}
