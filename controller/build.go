@@ -19,6 +19,13 @@ func (c *Controller) reconcile(ctx context.Context) error {
 	c.buildMu.Lock()
 	defer c.buildMu.Unlock()
 	c.setStatus(func(s *Status) { s.LastCheck = c.cfg.now() })
+	if !c.ensured {
+		if err := c.cfg.Bus.Ensure(ctx, c.cfg.Replicas); err != nil {
+			c.metrics.publishErrors.Inc()
+			return fmt.Errorf("prepare the NATS streams and buckets: %w", err)
+		}
+		c.ensured = true
+	}
 
 	st, err := loadState(c.cfg.DB)
 	if err != nil {

@@ -47,6 +47,9 @@ type Config struct {
 	// Bundler checks that changed modules bundle and load; shared so an
 	// unchanged module is not bundled again.
 	Bundler    *bundle.Bundler
+	// Replicas is the JetStream replica count of streams and buckets the
+	// controller creates when missing (3 on a 3-node cluster).
+	Replicas   int
 	MinBackoff time.Duration
 	MaxBackoff time.Duration
 	now        func() time.Time
@@ -64,8 +67,9 @@ type Controller struct {
 	mu     sync.Mutex // guards status
 	status Status
 
-	buildMu sync.Mutex // one reconcile or replay at a time
+	buildMu sync.Mutex // one reconcile or replay at a time; guards prev and ensured
 	prev    *release.Snapshot
+	ensured bool
 }
 
 // Status is what GET /status reports.
@@ -98,6 +102,9 @@ func New(cfg Config) (*Controller, error) {
 	}
 	if cfg.MaxBackoff <= 0 {
 		cfg.MaxBackoff = DefaultMaxBackoff
+	}
+	if cfg.Replicas <= 0 {
+		cfg.Replicas = 1
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

@@ -41,11 +41,14 @@ type command struct {
 
 func (a *app) commands() map[string]command {
 	return map[string]command{
-		"validate": {"validate [--dir DIR] [--load] [--harness H]", "check beeuni.yaml and its imports", (*app).validate},
-		"tools":    {"tools ls|eject|call ...", "list, eject or call the project's tools", (*app).tools},
-		"release":  {"release ls|show|diff|replay ...", "list, show, compare or replay the project's releases", (*app).releaseCmd},
-		"status":   {"status [--json]", "the fleet: each executor, its release, converged or not", (*app).status},
-		"secrets":  {"secrets set NAME=-", "store a secret for the fleet, read from standard input", (*app).secrets},
+		"validate":   {"validate [--dir DIR] [--load] [--harness H]", "check beeuni.yaml and its imports", (*app).validate},
+		"tools":      {"tools ls|eject|call ...", "list, eject or call the project's tools", (*app).tools},
+		"up":         {"up [--repo DIR] [--demo] [--listen ADDR] [--data DIR]", "everything on one machine: embedded NATS, a controller, one executor", (*app).up},
+		"controller": {"controller --repo PATH|URL [flags]", "watch the branch; build, sign and publish releases", (*app).controllerCmd},
+		"executor":   {"executor [--id ID] [--listen ADDR] [--data DIR] [flags]", "one sandbox executor: converge on releases, serve tool calls", (*app).executorCmd},
+		"release":    {"release ls|show|diff|replay ...", "list, show, compare or replay the project's releases", (*app).releaseCmd},
+		"status":     {"status [--json]", "the fleet: each executor, its release, converged or not", (*app).status},
+		"secrets":    {"secrets set NAME=-", "store a secret for the fleet, read from standard input", (*app).secrets},
 	}
 }
 

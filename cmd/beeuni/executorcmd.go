@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"path/filepath"
+	"time"
+
+	"github.com/beeuni/beeuni/executor"
+	"github.com/beeuni/beeuni/loader"
+	"github.com/beeuni/beeuni/release"
+)
+
+// executorFlags are the flags `beeuni executor` and `beeuni up` share.
+type executorFlags struct {
+	harness string
+	token   string
+	timeout time.Duration
+}
+
+func (a *app) addExecutorFlags(fl interface {
+	StringVar(*string, string, string, string)
+	DurationVar(*time.Duration, string, time.Duration, string)
+}, f *executorFlags) {
+	fl.StringVar(&f.harness, "harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
+	fl.StringVar(&f.token, "token", a.getenv("BEEUNI_TOKEN"), "require Authorization: Bearer TOKEN on every route but /healthz (env BEEUNI_TOKEN)")
+	fl.DurationVar(&f.timeout, "timeout", 60*time.Second, "a tool call's deadline unless its module exports timeout")
+}
+
+// executorCmd is `beeuni executor`: one sandbox executor.
+func (a *app) executorCmd(ctx context.Context, args []string) int {
+	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--harness experimental|default] [--trust-key FILE] [--token T] [--nats URL] [--project NAME]"
+	fl := a.newFlags("executor", usage)
+	var nf netFlags
+	a.addNetFlags(fl, &nf)
+	var ef executorFlags
+	a.addExecutorFlags(fl, &ef)
+	id := fl.String("id", defaultID(), "this executor's id in the fleet")
+	listen := fl.String("listen", executor.DefaultAddr, "HTTP address of the tool API")
+	data := fl.String("data", "", "data folder: loaded tool set, content cache, releases (default: .beeuni/executor-ID)")
+	trust := fl.String("trust-key", a.getenv("BEEUNI_TRUST_KEY"), "the controller's public key (signing.key.pub): refuse releases it did not sign (env BEEUNI_TRUST_KEY)")
+	pos, code, ok := parseOrUsage(fl, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		a.errorf(nil, "executor takes no arguments, got %q", pos[0])
+		return exitUsage
+	}
+	h, err := loader.ParseHarness(ef.harness)
+	if err != nil {
+		a.errorf(nil, "--harness: %v", err)
+		return exitUsage
+	}
+	if *data == "" {
+		*data = filepath.Join(".beeuni", "executor-"+*id)
+	}
+	var pub ed25519.PublicKey
+	if *trust != "" {
+		if pub, err = release.LoadPublicKey(*trust); err != nil {
+			a.errorf(nil, "--trust-key: %v", err)
+			return exitFailure
+		}
+	}
+	log := a.newLogger()
+	if pub == nil {
+		log.Warn("no --trust-key: release signatures are not checked (content digests still are)")
+	}
+	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, "."), DataDir: *data, Harness: h,
+		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log,
+		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()}})
+	if err != nil {
+		a.errorf(nil, "%v", err)
+		return exitFailure
+	}
+	defer ex.Close()
+	return a.runAll(ctx, log, ex.Run)
+}
