@@ -46,7 +46,7 @@ type Config struct {
 	Harness loader.Harness
 	// Bundler checks that changed modules bundle and load; shared so an
 	// unchanged module is not bundled again.
-	Bundler    *bundle.Bundler
+	Bundler *bundle.Bundler
 	// Replicas is the JetStream replica count of streams and buckets the
 	// controller creates when missing (3 on a 3-node cluster).
 	Replicas   int

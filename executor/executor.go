@@ -61,7 +61,7 @@ type Executor struct {
 	secrets atomic.Pointer[events.SecretWatcher]
 	bus     atomic.Pointer[events.Bus]
 
-	latest  chan desired // newest pointer not yet converged on, at most one
+	latest  chan desired  // newest pointer not yet converged on, at most one
 	changed chan struct{} // state changed: report now
 
 	mu     sync.Mutex // guards active

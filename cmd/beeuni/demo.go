@@ -59,4 +59,3 @@ func currentBranch(dir string) string {
 	}
 	return head.Name().Short()
 }
-

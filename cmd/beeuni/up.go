@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/beeuni/beeuni/controller"
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/executor"
