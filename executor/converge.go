@@ -103,7 +103,9 @@ func (e *Executor) converge(ctx context.Context, d desired) {
 		}
 		return
 	}
+	e.failpoint("laid-out")
 	ts := LoadToolSet(ctx, rec.ID, dir, e.cfg.Harness, e.hostOptions())
+	e.failpoint("loaded")
 	if e.newer() || ctx.Err() != nil {
 		// A newer release arrived while this one loaded: the newest wins.
 		ts.Discard()
@@ -116,10 +118,12 @@ func (e *Executor) converge(ctx context.Context, d desired) {
 	}
 	old := e.srv.Current()
 	e.srv.Switch(ts)
+	e.failpoint("switched")
 	if err := e.db.Update(func(tx *store.Tx) error { return tx.Put(bucketActive, keyActive, act) }); err != nil {
 		// Serving is right; only a restart would load the older set again.
 		e.log.Error("persist the loaded tool set", "release", rec.ID, "error", err)
 	}
+	e.failpoint("persisted")
 	e.mu.Lock()
 	e.active = act
 	e.mu.Unlock()
@@ -193,6 +197,7 @@ func (e *Executor) opener(ctx context.Context) func(digest string) (io.ReadClose
 		if err := e.fetch(ctx, digest, p); err != nil {
 			return nil, err
 		}
+		e.failpoint("fetch")
 		return os.Open(p)
 	}
 }
@@ -219,6 +224,12 @@ func (e *Executor) fetch(ctx context.Context, digest, dst string) error {
 		return fmt.Errorf("fetch %s: the content's sha256 is %s: %w", digest, got, release.ErrTampered)
 	}
 	return os.Rename(tmp.Name(), dst)
+}
+
+func (e *Executor) failpoint(step string) {
+	if e.cfg.Failpoint != nil {
+		e.cfg.Failpoint(step)
+	}
 }
 
 // freeWhenDone removes the folder of the set old once nothing uses it.

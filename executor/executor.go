@@ -48,6 +48,10 @@ type Config struct {
 	DefaultTimeout time.Duration // a call's deadline unless the module exports timeout
 	ReportEvery    time.Duration
 	Logger         *slog.Logger
+	// Failpoint, when set, is called at each step of converging ("fetch",
+	// "laid-out", "loaded", "switched", "persisted"): crash tests kill the
+	// process there to prove every step restarts into a consistent state.
+	Failpoint func(step string)
 }
 
 // Executor follows its project's releases and serves the loaded tool set:

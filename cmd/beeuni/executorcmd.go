@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/beeuni/beeuni/executor"
@@ -67,7 +69,7 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 		log.Warn("no --trust-key: release signatures are not checked (content digests still are)")
 	}
 	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, "."), DataDir: *data, Harness: h,
-		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log,
+		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: failpoint(a.getenv("BEEUNI_FAILPOINT")),
 		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()}})
 	if err != nil {
 		a.errorf(nil, "%v", err)
@@ -75,4 +77,17 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 	}
 	defer ex.Close()
 	return a.runAll(ctx, log, ex.Run)
+}
+
+// failpoint is BEEUNI_FAILPOINT=STEP, for crash tests only: the executor
+// kills itself (SIGKILL, as kill -9 would) when converging reaches STEP.
+func failpoint(step string) func(string) {
+	if step == "" {
+		return nil
+	}
+	return func(at string) {
+		if at == step {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
+	}
 }
