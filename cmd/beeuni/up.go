@@ -189,7 +189,11 @@ func (a *app) printBanner(srv *executor.Server, in bannerInfo) {
 	}
 	fmt.Fprintf(&b, "Change a tool and watch it converge:\n  cd %s\n  edit %s, then: git commit -am \"Change a tool\"\n", in.repo, file)
 	fmt.Fprintf(&b, "  curl -s -X POST %s/hooks/merge   # the merge hook; without it the branch is polled every second\n", base)
-	fmt.Fprintf(&b, "  beeuni status                                 # every executor, its release, converged or not\n\n")
+	nflag := ""
+	if in.nats != defaultNATSURL {
+		nflag = " --nats " + in.nats
+	}
+	fmt.Fprintf(&b, "  beeuni status --project %s%s   # every executor, its release, converged or not\n\n", in.project, nflag)
 	fmt.Fprintf(&b, "Ctrl-C stops everything; `beeuni up` again reuses %s.\n", in.data)
 	fmt.Fprint(a.stdout, b.String())
 }
