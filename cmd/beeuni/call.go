@@ -70,7 +70,9 @@ func (a *app) toolsCall(ctx context.Context, args []string) int {
 			spec = append(spec, s)
 		}
 	}
-	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// The tool's console output is shown; the load-failure record is not,
+	// since the failure is printed below as the command's error.
+	logger := slog.New(dropMessage{slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}), loadFailedMsg})
 	set := jshost.Load(ctx, spec, jshost.Options{Root: root, Logger: logger, Bundler: bundle.New(nil)})
 	defer set.Close()
 	for _, f := range set.Failures() {
@@ -88,6 +90,30 @@ func (a *app) toolsCall(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintln(a.stdout, strings.TrimSuffix(res.Output, "\n"))
 	return exitOK
+}
+
+// loadFailedMsg is the record jshost logs for modules that did not load.
+const loadFailedMsg = "[tools] project tools that did not load"
+
+// dropMessage is a slog handler that leaves out records with one message.
+type dropMessage struct {
+	slog.Handler
+	msg string
+}
+
+func (d dropMessage) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == d.msg {
+		return nil
+	}
+	return d.Handler.Handle(ctx, r)
+}
+
+func (d dropMessage) WithAttrs(as []slog.Attr) slog.Handler {
+	return dropMessage{d.Handler.WithAttrs(as), d.msg}
+}
+
+func (d dropMessage) WithGroup(name string) slog.Handler {
+	return dropMessage{d.Handler.WithGroup(name), d.msg}
 }
 
 // callArgs reads --args: a JSON object, or - for standard input.
