@@ -1,14 +1,14 @@
 // image_search: search the web for images through the Beeuni search API.
 //
-// This is the Beeuni source of the tool. `beeuni tools eject image_search` writes
-// it into a project as tools/image_search.ts, and from then on it is yours to
-// change. Keep the name, the `query` argument and the output JSON
-// ({ results: [{ query, items }] }): skills that name image_search and the web UI
-// view rely on them.
+// This is the Beeuni source of the tool. `beeuni tools eject image_search`
+// writes it into a project as tools/image_search.ts, and from then on it is
+// yours to change. Keep the name, the `query` argument and the output JSON
+// ({ results: [{ query, items }] }): skills that name image_search and the
+// web UI view rely on them.
 //
 // It reads BEEUNI_API_URL and BEEUNI_TOKEN from context.env (the box
-// environment plus the secrets this agent receives), never from process.env,
-// so a secret changed after the box booted is used at once.
+// environment plus the secrets this agent receives), not from the process
+// environment, so a secret changed after the box booted is used at once.
 
 interface ImageSearchArgs {
   query?: string

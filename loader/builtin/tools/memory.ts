@@ -76,10 +76,10 @@ export default {
         return memory.remove(args.path)
       case 'rename':
         return memory.rename(args.old_path, args.new_path)
-      default:
-        throw new Error(
-          `${args.command ? `unknown command ${JSON.stringify(args.command)}` : 'command is missing'}: pass \`command\`, one of ${COMMANDS.join(', ')}.`,
-        )
+      default: {
+        const what = args.command ? `unknown command ${JSON.stringify(args.command)}` : 'command is missing'
+        throw new Error(`${what}: pass \`command\`, one of ${COMMANDS.join(', ')}.`)
+      }
     }
   },
 }
@@ -99,7 +99,9 @@ class Memory {
     const target = await this.resolve(value, 'path')
     const info = await statOrNull(target.file)
     if (!info) {
-      if (target.name === ROOT) return 'memory/ has no files yet: create one with {"command": "create", "path": "memory/notes.md", "file_text": "..."}.'
+      if (target.name === ROOT) {
+        return 'memory/ has no files yet: create one with {"command": "create", "path": "memory/notes.md", "file_text": "..."}.'
+      }
       throw new Error(`${target.name} does not exist: view "memory" to list what there is.`)
     }
     if (!info.isDirectory()) return fs.readFile(target.file, 'utf8')

@@ -107,8 +107,11 @@ function cut(content: string): string {
   return content.slice(0, end) + `\n\n[content cut: showing the first ${end} of ${content.length} characters]`
 }
 
-// Elements dropped with everything inside them.
-const DROPPED = ['head', 'title', 'script', 'style', 'noscript', 'svg', 'template', 'iframe', 'object', 'canvas']
+// Elements dropped with everything inside them, one pattern each (built
+// once: a regular expression costs more to build than to run on a page).
+const DROPPED = ['head', 'title', 'script', 'style', 'noscript', 'svg', 'template', 'iframe', 'object', 'canvas'].map(
+  (tag) => new RegExp(`<${tag}\\b[^>]*>[\\s\\S]*?<\\/${tag}\\s*>`, 'gi'),
+)
 
 // Elements that start and end a line of their own.
 const BLOCKS = [
@@ -116,6 +119,7 @@ const BLOCKS = [
   'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hgroup', 'main', 'nav', 'ol', 'p',
   'section', 'summary', 'table', 'ul',
 ]
+const BLOCK_TAG = new RegExp(`<\\/?(?:${BLOCKS.join('|')})\\b[^>]*>`, 'gi')
 
 // A tag: "<", a letter, then anything up to ">" except inside quoted
 // attribute values, which may hold ">".
@@ -133,9 +137,7 @@ function htmlToText(source: string): { title: string; content: string } {
 
   // Comments first: they may hold ">". Then <!doctype> and the like.
   html = html.replace(/<!--[\s\S]*?-->/g, '').replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '').replace(/<![^>]*>/g, '')
-  for (const tag of DROPPED) {
-    html = html.replace(new RegExp(`<${tag}\\b[^>]*>[\\s\\S]*?<\\/${tag}\\s*>`, 'gi'), ' ')
-  }
+  for (const dropped of DROPPED) html = html.replace(dropped, ' ')
 
   // <pre> keeps its line breaks and indentation: set it aside before the
   // whitespace is collapsed.
@@ -145,7 +147,6 @@ function htmlToText(source: string): { title: string; content: string } {
     return `<p>${PRE}${pres.length - 1}${PRE}</p>`
   })
 
-  const blocks = new RegExp(`<\\/?(?:${BLOCKS.join('|')})\\b[^>]*>`, 'gi')
   let text = html
     .replace(/\s+/g, ' ')
     .replace(/<h([1-6])\b[^>]*>/gi, (_match, level: string) => `\n\n${'#'.repeat(Number(level))} `)
@@ -156,7 +157,7 @@ function htmlToText(source: string): { title: string; content: string } {
     .replace(/<\/p\s*>/gi, '\n\n')
     .replace(/<\/?t[dh]\b[^>]*>/gi, ' ')
     .replace(/<\/tr\s*>/gi, '\n')
-    .replace(blocks, '\n')
+    .replace(BLOCK_TAG, '\n')
     .replace(TAG, '')
   text = decodeEntities(text)
 

@@ -7,8 +7,8 @@
 // view rely on them.
 //
 // It reads BEEUNI_API_URL and BEEUNI_TOKEN from context.env (the box
-// environment plus the secrets this agent receives), never from process.env,
-// so a secret changed after the box booted is used at once.
+// environment plus the secrets this agent receives), not from the process
+// environment, so a secret changed after the box booted is used at once.
 
 interface WebSearchArgs {
   query?: string
