@@ -57,6 +57,9 @@ func (c *Controller) reconcile(ctx context.Context) error {
 	if err := c.storeBuilt(rec, &st, headID); err != nil {
 		return err
 	}
+	if c.cfg.Failpoint != nil {
+		c.cfg.Failpoint("built")
+	}
 	c.setStatus(func(s *Status) { s.LastCommit = headID })
 	c.log.Info("release built", "release", rec.ID, "commit", rec.Commit, "status", rec.Status,
 		"files", len(rec.Entries), "tools", len(rec.Tools), "warnings", len(rec.Warnings), "findings", len(rec.Findings),

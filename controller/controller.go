@@ -52,7 +52,11 @@ type Config struct {
 	Replicas   int
 	MinBackoff time.Duration
 	MaxBackoff time.Duration
-	now        func() time.Time
+	// Failpoint, when set, is called at each crash-test step of a reconcile
+	// ("built": the release is stored but not yet published): crash tests
+	// kill the process there to prove a restart publishes it exactly once.
+	Failpoint func(step string)
+	now       func() time.Time
 }
 
 // Controller builds and publishes a project's releases. Create it with New,
@@ -74,10 +78,12 @@ type Controller struct {
 
 // Status is what GET /status reports.
 type Status struct {
-	Project     string    `json:"project"`
-	Repo        string    `json:"repo"`
-	Branch      string    `json:"branch"`
-	Head        string    `json:"head,omitempty"`
+	Project string `json:"project"`
+	Repo    string `json:"repo"`
+	Branch  string `json:"branch"`
+	Head    string `json:"head,omitempty"`
+	// LastCommit is the last commit built; Desired names the release the
+	// fleet runs, which lags LastCommit while a build is being published.
 	LastCommit  string    `json:"last_commit,omitempty"`
 	Desired     string    `json:"desired,omitempty"`
 	Pinned      string    `json:"pinned,omitempty"`

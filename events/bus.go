@@ -308,6 +308,9 @@ func hint(err error) string {
 		return " (is the NATS server up, with JetStream, and does the cluster have a leader? check --nats)"
 	case errors.Is(err, nats.ErrConnectionClosed):
 		return " (the NATS connection was closed)"
+	case errors.Is(err, nats.ErrReconnectBufExceeded):
+		// No buffering while disconnected: a request then fails at once.
+		return " (NATS is not reachable right now; retrying)"
 	}
 	return ""
 }

@@ -53,7 +53,7 @@ func (b *Bus) runWatch(ctx context.Context, w kvWatch) error {
 		}
 		failures++
 		wait := backoff(failures, DefaultReconnectWait, DefaultMaxReconnect)
-		b.log.Warn("kv watch failed, retrying", "bucket", w.bucket, "key", w.key, "err", err, "retry_in", wait)
+		b.log.Warn("kv watch failed, retrying", "bucket", w.bucket, "key", w.key, "err", err.Error()+hint(err), "retry_in", wait)
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

@@ -79,8 +79,8 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 	return a.runAll(ctx, log, ex.Run)
 }
 
-// failpoint is BEEUNI_FAILPOINT=STEP, for crash tests only: the executor
-// kills itself (SIGKILL, as kill -9 would) when converging reaches STEP.
+// failpoint is BEEUNI_FAILPOINT=STEP, for crash tests only: the
+// process kills itself (SIGKILL, as kill -9 would) when it reaches STEP.
 func failpoint(step string) func(string) {
 	if step == "" {
 		return nil

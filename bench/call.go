@@ -1,0 +1,266 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/beeuni/beeuni/executor"
+	"github.com/beeuni/beeuni/loader"
+	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/loader/jshost"
+)
+
+// callProject is the project of the call scenario: a trivial tool and one
+// that builds and returns about 10 KB of JSON per call.
+var callProject = map[string]string{
+	"beeuni.yaml": "tools:\n  ping: tools/ping.ts\n  catalog: tools/catalog.ts\n",
+	"tools/ping.ts": `export default {
+  description: 'Answer pong.',
+  parameters: { type: 'object', properties: {} },
+  execute(): string { return 'pong' },
+}
+`,
+	"tools/catalog.ts": `type Item = { id: number; sku: string; name: string; price: number; tags: string[]; stock: boolean }
+export default {
+  description: 'List the catalog: about 10 KB of JSON.',
+  parameters: { type: 'object', properties: { page: { type: 'number' } } },
+  execute(args: { page?: number }): { page: number; items: Item[] } {
+    const items: Item[] = []
+    for (let i = 0; i < 64; i++) {
+      items.push({ id: i, sku: 'SKU-' + (1000 + i), name: 'Catalog item number ' + i, price: Math.round(i * 1.37 * 100) / 100,
+        tags: ['bench', i % 2 ? 'odd' : 'even'], stock: i % 3 !== 0 })
+    }
+    return { page: args.page ?? 1, items }
+  },
+}
+`,
+}
+
+// callTools are the call scenario's tools with the arguments sent.
+var callTools = []struct{ name, label, body string }{
+	{"ping", "trivial", `{}`},
+	{"catalog", "10 KB JSON", `{"page":1}`},
+}
+
+// callServer is one server under load: beeuni or a baseline.
+type callServer struct {
+	name   string
+	url    string // base, without the route
+	client *http.Client
+}
+
+func (r *run) call(ctx context.Context) (*Scenario, error) {
+	sc := &Scenario{Name: ScenarioCall, Baselines: []string{"node http", "go net/http (floor)"},
+		Title: fmt.Sprintf("HTTP tool calls on loopback, %s of load per figure per round", r.sizes.CallDuration)}
+	dir, err := r.scratch("call")
+	if err != nil {
+		return nil, err
+	}
+	if err := writeTree(dir, callProject); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+
+	_, bee, err := serveToolSet(ctx, &wg, dir, "bench-call", r.tmp)
+	if err != nil {
+		return nil, err
+	}
+	servers := []*callServer{{name: "beeuni", url: bee, client: newClient()}}
+
+	// The floor answers exactly beeuni's bytes for each tool.
+	answers := map[string][]byte{}
+	for _, t := range callTools {
+		status, body, err := post(ctx, servers[0].client, bee+"/beeuni/tools/"+t.name, []byte(t.body), nil)
+		if err != nil || !okCall(status, body) {
+			return nil, fmt.Errorf("call %s on beeuni: status %d, %v: %s", t.name, status, err, body)
+		}
+		answers[t.name] = body
+	}
+	sc.note("answers: trivial %d bytes, 10 KB JSON %d bytes (same bytes from the Go floor)", len(answers["ping"]), len(answers["catalog"]))
+
+	var node *callServer
+	if r.node == "" {
+		sc.note("node not found on PATH: the Node.js baseline is skipped")
+	} else {
+		mods := map[string]string{}
+		for _, t := range callTools {
+			mods[t.name] = filepath.Join(dir, "tools", t.name+".ts")
+		}
+		bundled, err := bundleForNode(dir, mods)
+		if err != nil {
+			return nil, err
+		}
+		ns, err := startNode(ctx, r.node, dir, bundled)
+		if err != nil {
+			return nil, err
+		}
+		defer ns.stop()
+		node = &callServer{name: "node", url: ns.url, client: newClient()}
+	}
+	servers = append(servers, node)
+
+	floor, err := serveFloor(ctx, &wg, answers)
+	if err != nil {
+		return nil, err
+	}
+	servers = append(servers, &callServer{name: "go", url: floor, client: newClient()})
+	defer func() {
+		for _, s := range servers {
+			if s != nil {
+				s.client.CloseIdleConnections()
+			}
+		}
+	}()
+
+	// figures[tool][clients][server] -> per-round rate, p50, p99
+	type fig struct{ rate, p50, p99 []float64 }
+	figures := map[string]map[int][]*fig{}
+	for _, t := range callTools {
+		figures[t.name] = map[int][]*fig{}
+		for _, c := range r.sizes.CallClients {
+			figures[t.name][c] = []*fig{{}, {}, {}}
+		}
+	}
+	warm := min(r.sizes.CallDuration/3, 300*time.Millisecond)
+	for round := range r.cfg.Rounds {
+		r.progress("call: round %d/%d", round+1, r.cfg.Rounds)
+		for _, t := range callTools {
+			for _, c := range r.sizes.CallClients {
+				for i, s := range servers {
+					if s == nil {
+						continue
+					}
+					spec := callSpec{url: s.url + "/beeuni/tools/" + t.name, body: []byte(t.body), check: okCall}
+					if round == 0 {
+						runLoad(ctx, s.client, spec, c, warm, nil)
+					}
+					res := runLoad(ctx, s.client, spec, c, r.sizes.CallDuration, nil)
+					if ctx.Err() != nil {
+						return nil, ctx.Err()
+					}
+					if f := res.failed(0, res.elapsed+time.Hour); f > 0 {
+						return nil, fmt.Errorf("%s: %d of %d calls to %s failed; first: %s", s.name, f, len(res.samples), t.name, res.firstErr)
+					}
+					lat := res.okLatencies(0, res.elapsed+time.Hour)
+					g := figures[t.name][c][i]
+					g.rate = append(g.rate, res.rate())
+					g.p50 = append(g.p50, ms(percentile(lat, 0.50)))
+					g.p99 = append(g.p99, ms(percentile(lat, 0.99)))
+				}
+			}
+		}
+	}
+
+	top := r.sizes.CallClients[len(r.sizes.CallClients)-1]
+	for _, t := range callTools {
+		for _, c := range r.sizes.CallClients {
+			f := figures[t.name][c]
+			name := fmt.Sprintf("%s, %d client", t.label, c)
+			if c > 1 {
+				name += "s"
+			}
+			rows := []*Row{
+				sc.row(name, "calls/s", "higher", f[0].rate, f[1].rate, f[2].rate),
+				sc.row(name, "p50 ms", "lower", f[0].p50, f[1].p50, f[2].p50),
+				sc.row(name, "p99 ms", "lower", f[0].p99, f[1].p99, f[2].p99),
+			}
+			if node == nil {
+				for _, row := range rows {
+					row.skip(0, "node not found on PATH")
+				}
+			}
+			if c != top {
+				continue
+			}
+			rate := rows[0]
+			what := fmt.Sprintf("%s, %d clients: calls/s >= 1.2x Node's", t.label, c)
+			if nb := rate.Baselines[0]; nb.Stat != nil {
+				sc.target(what, nb.Ratio >= 1.2, "%.2fx (%s vs %s calls/s)", nb.Ratio, fmtNum(rate.Beeuni.Median), fmtNum(nb.Stat.Median))
+			} else {
+				sc.targetSkipped(what, "node not found on PATH")
+			}
+			gb := rate.Baselines[1]
+			sc.target(fmt.Sprintf("%s, %d clients: calls/s >= 0.9x the plain Go handler", t.label, c), gb.Ratio >= 0.9,
+				"%.2fx (%s vs %s calls/s)", gb.Ratio, fmtNum(rate.Beeuni.Median), fmtNum(gb.Stat.Median))
+		}
+	}
+	sc.note("beeuni: executor.Server with a tool set from LoadToolSet (default pool size), in this process; Go floor: net/http in this process; node: a child process")
+	sc.note("the load generator runs in this process for all three and shares the cores with the server under test")
+	return sc, nil
+}
+
+// serveToolSet serves the project in dir on a loopback port with the real
+// executor server until ctx ends, and returns it and its base URL.
+func serveToolSet(ctx context.Context, wg *sync.WaitGroup, dir, releaseID, tmp string) (*executor.Server, string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", fmt.Errorf("listen on loopback: %w", err)
+	}
+	srv, err := executor.NewServer(executor.Options{ID: "bench", Listener: ln, Env: envSnapshot(),
+		Logger: slog.New(slog.DiscardHandler), Registry: prometheus.NewRegistry()})
+	if err != nil {
+		ln.Close()
+		return nil, "", err
+	}
+	ts, err := loadToolSet(ctx, dir, releaseID, bundle.New(nil), tmp)
+	if err != nil {
+		ln.Close()
+		return nil, "", err
+	}
+	srv.Switch(ts)
+	wg.Go(func() { _ = srv.Run(ctx) })
+	return srv, "http://" + ln.Addr().String(), nil
+}
+
+// loadToolSet loads the project in dir as the executor does, and fails when
+// a tool does not load.
+func loadToolSet(ctx context.Context, dir, releaseID string, b *bundle.Bundler, tmp string) (*executor.ToolSet, error) {
+	ts := executor.LoadToolSet(ctx, releaseID, dir, loader.HarnessDefault,
+		jshost.Options{Bundler: b, Logger: slog.New(slog.DiscardHandler), TempDir: tmp})
+	if f := ts.Failures(); len(f) > 0 {
+		ts.Discard()
+		return nil, fmt.Errorf("load the bench tools of %s: %s: %s", releaseID, f[0].Name, f[0].Reason)
+	}
+	return ts, nil
+}
+
+// serveFloor serves the plain Go handler: read the body, answer the bytes
+// beeuni answers for that tool.
+func serveFloor(ctx context.Context, wg *sync.WaitGroup, answers map[string][]byte) (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("listen on loopback: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /beeuni/tools/{name}", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		body, ok := answers[r.PathValue("name")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		_, _ = w.Write(body)
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	wg.Go(func() { _ = srv.Serve(ln) })
+	wg.Go(func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	})
+	return "http://" + ln.Addr().String(), nil
+}

@@ -1,0 +1,266 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/beeuni/beeuni/controller"
+	"github.com/beeuni/beeuni/events"
+	"github.com/beeuni/beeuni/executor"
+	"github.com/beeuni/beeuni/release"
+	"github.com/beeuni/beeuni/store"
+)
+
+// benchProject is the NATS project name of the fleet scenarios.
+const benchProject = "bench"
+
+// fleet is an embedded NATS server, a controller on a real Git repository
+// with its merge hook on loopback, and the executors started so far, all in
+// this process.
+type fleet struct {
+	dir     string
+	nats    *events.Embedded
+	bus     *events.Bus
+	git     *git.Repository
+	repoDir string
+	key     ed25519.PrivateKey
+	db      *store.DB
+	ctl     *controller.Controller
+	hookURL string
+	hooks   *http.Client
+	log     *slog.Logger
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	execs  []*fleetExecutor
+}
+
+type fleetExecutor struct {
+	ex  *executor.Executor
+	bus *events.Bus
+	url string
+}
+
+// startFleet commits files as the first commit and starts NATS and the
+// controller; executors are added with addExecutors.
+func startFleet(ctx context.Context, dir string, files map[string]string) (*fleet, error) {
+	f := &fleet{dir: dir, repoDir: filepath.Join(dir, "repo"), log: slog.New(slog.DiscardHandler),
+		hooks: &http.Client{Timeout: 10 * time.Second}}
+	f.ctx, f.cancel = context.WithCancel(ctx)
+	ok := false
+	defer func() {
+		if !ok {
+			f.close()
+		}
+	}()
+	var err error
+	if f.git, err = git.PlainInitWithOptions(f.repoDir, &git.PlainInitOptions{
+		InitOptions: git.InitOptions{DefaultBranch: "refs/heads/main"}}); err != nil {
+		return nil, fmt.Errorf("init the fleet's repository: %w", err)
+	}
+	if _, err := f.commit(files); err != nil {
+		return nil, err
+	}
+	if f.nats, err = events.StartEmbedded(events.EmbeddedOptions{Port: -1, StoreDir: filepath.Join(dir, "nats"), ServerName: "bench"}); err != nil {
+		return nil, err
+	}
+	if f.bus, err = events.Connect(ctx, f.nats.ClientURL(), events.Options{Name: "bench-controller"}); err != nil {
+		return nil, err
+	}
+	if err := f.bus.Ensure(ctx, 1); err != nil {
+		return nil, err
+	}
+	if _, f.key, err = ed25519.GenerateKey(nil); err != nil {
+		return nil, err
+	}
+	if f.db, err = store.Open(filepath.Join(dir, "controller.db")); err != nil {
+		return nil, err
+	}
+	if f.ctl, err = controller.New(controller.Config{Project: benchProject, Repo: f.repoDir, Branch: "main", Poll: time.Hour,
+		DataDir: filepath.Join(dir, "controller"), Key: f.key, Bus: f.bus, DB: f.db, Logger: f.log}); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	hook := &http.Server{Handler: f.ctl.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	f.hookURL = "http://" + ln.Addr().String() + "/hooks/merge"
+	f.wg.Go(func() { _ = hook.Serve(ln) })
+	f.wg.Go(func() {
+		<-f.ctx.Done()
+		_ = hook.Close()
+	})
+	f.wg.Go(func() { _ = f.ctl.Run(f.ctx) })
+	if !waitUntil(ctx, time.Minute, 5*time.Millisecond, func() bool { return f.ctl.Status().Desired != "" }) {
+		return nil, fmt.Errorf("the controller published no release within a minute: %s", f.ctl.Status().Error)
+	}
+	ok = true
+	return f, nil
+}
+
+// commit writes files into the work tree and commits them to main.
+func (f *fleet) commit(files map[string]string) (string, error) {
+	if err := writeTree(f.repoDir, files); err != nil {
+		return "", err
+	}
+	wt, err := f.git.Worktree()
+	if err != nil {
+		return "", err
+	}
+	for name := range files {
+		if _, err := wt.Add(name); err != nil {
+			return "", fmt.Errorf("git add %s: %w", name, err)
+		}
+	}
+	h, err := wt.Commit("bench change", &git.CommitOptions{AllowEmptyCommits: true,
+		Author: &object.Signature{Name: "Bench", Email: "bench@example.com", When: time.Now()}})
+	if err != nil {
+		return "", fmt.Errorf("git commit: %w", err)
+	}
+	return h.String(), nil
+}
+
+// hook calls the merge hook as CI would.
+func (f *fleet) hook(ctx context.Context, commit string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.hookURL, bytes.NewReader(fmt.Appendf(nil, `{"commit":%q}`, commit)))
+	if err != nil {
+		return err
+	}
+	resp, err := f.hooks.Do(req)
+	if err != nil {
+		return fmt.Errorf("call the merge hook: %w", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		return fmt.Errorf("call the merge hook: status %d", resp.StatusCode)
+	}
+	return nil
+}
+
+// addExecutors starts n more executors, each with its own NATS connection,
+// data folder, HTTP listener and tool set, and waits until every executor
+// serves the desired release.
+func (f *fleet) addExecutors(ctx context.Context, n int) error {
+	for range n {
+		i := len(f.execs)
+		id := fmt.Sprintf("x%03d", i)
+		bus, err := events.Connect(ctx, f.nats.ClientURL(), events.Options{Name: "bench-executor " + id})
+		if err != nil {
+			return err
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			bus.Close()
+			return err
+		}
+		ex, err := executor.NewExecutor(executor.Config{ID: id, Project: benchProject, DataDir: filepath.Join(f.dir, "exec", id),
+			TrustKey: f.key.Public().(ed25519.PublicKey), Bus: bus, Logger: f.log,
+			Server: executor.Options{Listener: ln, Env: envSnapshot(), Logger: f.log, Registry: prometheus.NewRegistry()}})
+		if err != nil {
+			ln.Close()
+			bus.Close()
+			return err
+		}
+		fe := &fleetExecutor{ex: ex, bus: bus, url: "http://" + ln.Addr().String()}
+		f.execs = append(f.execs, fe)
+		f.wg.Go(func() {
+			_ = ex.Run(f.ctx)
+			ex.Close()
+			bus.Close()
+		})
+	}
+	want := f.ctl.Status().Desired
+	if !waitUntil(ctx, 2*time.Minute, 5*time.Millisecond, func() bool { return f.serving(want) == len(f.execs) }) {
+		return fmt.Errorf("%d of %d executors serve release %s after two minutes", f.serving(want), len(f.execs), want)
+	}
+	return nil
+}
+
+// serving counts the executors serving release id.
+func (f *fleet) serving(id string) int {
+	n := 0
+	for _, e := range f.execs {
+		if cur := e.ex.Server().Current(); cur != nil && cur.Release() == id {
+			n++
+		}
+	}
+	return n
+}
+
+// release commits files, calls the merge hook and returns, for each
+// executor, how long after the hook call it served the new release.
+func (f *fleet) release(ctx context.Context, files map[string]string, timeout time.Duration) ([]time.Duration, error) {
+	before := f.ctl.Status().Desired
+	commit, err := f.commit(files)
+	if err != nil {
+		return nil, err
+	}
+	took := make([]time.Duration, len(f.execs))
+	start := time.Now()
+	if err := f.hook(ctx, commit); err != nil {
+		return nil, err
+	}
+	left := len(f.execs)
+	var want string
+	done := waitUntil(ctx, timeout, time.Millisecond, func() bool {
+		if want == "" {
+			if d := f.ctl.Status().Desired; d != before {
+				want = d
+			} else {
+				return false
+			}
+		}
+		now := time.Since(start)
+		for i, e := range f.execs {
+			if took[i] == 0 {
+				if cur := e.ex.Server().Current(); cur != nil && cur.Release() == want {
+					took[i] = now
+					left--
+				}
+			}
+		}
+		return left == 0
+	})
+	if !done {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%d of %d executors did not serve release %q within %s (controller: %+v)", left, len(f.execs), want, timeout, f.ctl.Status())
+	}
+	return took, nil
+}
+
+// close stops every executor and the controller, then NATS.
+func (f *fleet) close() {
+	f.cancel()
+	f.wg.Wait()
+	if f.bus != nil {
+		f.bus.Close()
+	}
+	if f.db != nil {
+		f.db.Close()
+	}
+	if f.nats != nil {
+		f.nats.Shutdown()
+	}
+}
+
+// pubKeyFile writes the fleet's public key for `beeuni executor --trust-key`.
+func (f *fleet) pubKeyFile() (string, error) {
+	p := filepath.Join(f.dir, "signing.key.pub")
+	return p, release.WritePublicKey(p, f.key.Public().(ed25519.PublicKey))
+}

@@ -1,0 +1,227 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/beeuni/beeuni/executor"
+)
+
+// memoryFiles is a project of n tools sharing one helper module, as a
+// project of that size typically is.
+func memoryFiles(n int) map[string]string {
+	files := map[string]string{"tools/lib/util.ts": "export const shout = (s: string): string => s.toUpperCase() + '!'\n"}
+	var manifest strings.Builder
+	manifest.WriteString("tools:\n")
+	for i := range n {
+		name := fmt.Sprintf("t%02d", i)
+		fmt.Fprintf(&manifest, "  %s: tools/%s.ts\n", name, name)
+		files["tools/"+name+".ts"] = fmt.Sprintf(`import { shout } from './lib/util'
+export default {
+  description: 'Tool %d: shout the query.',
+  parameters: { type: 'object', properties: { q: { type: 'string' } } },
+  async execute(args: { q?: string }): Promise<string> { return shout(args.q ?? 'tool %d') },
+}
+`, i, i)
+	}
+	files["beeuni.yaml"] = manifest.String()
+	return files
+}
+
+func (r *run) memory(ctx context.Context) (*Scenario, error) {
+	n := r.sizes.MemoryTools
+	sc := &Scenario{Name: ScenarioMemory, Baselines: []string{"idle node http, same modules"},
+		Title: fmt.Sprintf("RSS of an idle executor process with %d loaded tools, after one call each and %s idle", n, r.sizes.MemoryIdle)}
+	bin := r.cfg.Binary
+	if bin == "" {
+		var err error
+		if bin, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("find the beeuni binary: %w (pass Config.Binary)", err)
+		}
+	}
+	dir, err := r.scratch("memory")
+	if err != nil {
+		return nil, err
+	}
+	files := memoryFiles(n)
+	f, err := startFleet(ctx, dir, files)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	pub, err := f.pubKeyFile()
+	if err != nil {
+		return nil, err
+	}
+	var bundled map[string]string
+	if r.node != "" {
+		src := filepath.Join(dir, "node-src")
+		if err := writeTree(src, files); err != nil {
+			return nil, err
+		}
+		mods := map[string]string{}
+		for i := range n {
+			name := fmt.Sprintf("t%02d", i)
+			mods[name] = filepath.Join(src, "tools", name+".ts")
+		}
+		if bundled, err = bundleForNode(src, mods); err != nil {
+			return nil, err
+		}
+	}
+	var rss, hwm, nrss, nhwm []float64
+	for round := range r.cfg.Rounds {
+		r.progress("memory: round %d/%d", round+1, r.cfg.Rounds)
+		ex, err := startExecutorProcess(ctx, bin, f, pub, filepath.Join(dir, fmt.Sprintf("exec%d", round)))
+		if err != nil {
+			return nil, err
+		}
+		var ns *nodeServer
+		if bundled != nil {
+			if ns, err = startNode(ctx, r.node, filepath.Join(dir, "node-src"), bundled); err != nil {
+				ex.stop()
+				return nil, err
+			}
+		}
+		err = r.memoryRound(ctx, f, ex, ns, n)
+		if err == nil {
+			var a, b float64
+			if a, b, err = procMem(ex.cmd.Process.Pid); err == nil {
+				rss, hwm = append(rss, a), append(hwm, b)
+			}
+			if ns != nil && err == nil {
+				if a, b, err = procMem(ns.pid()); err == nil {
+					nrss, nhwm = append(nrss, a), append(nhwm, b)
+				}
+			}
+		}
+		ex.stop()
+		if ns != nil {
+			ns.stop()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	rows := []*Row{
+		sc.row(fmt.Sprintf("%d tools, idle", n), "RSS MB", "lower", rss, nrss),
+		sc.row(fmt.Sprintf("%d tools, peak", n), "VmHWM MB", "lower", hwm, nhwm),
+	}
+	if r.node == "" {
+		for _, row := range rows {
+			row.skip(0, "node not found on PATH")
+		}
+	}
+	const what = "idle executor with 20 tools under 60 MB"
+	if n == 20 {
+		sc.target(what, rows[0].Beeuni.Median < 60, "%s MB (worst round %s MB)", fmtNum(rows[0].Beeuni.Median), fmtNum(rows[0].Beeuni.Max))
+	} else {
+		sc.targetSkipped(what, fmt.Sprintf("run with %d tools", n))
+	}
+	sc.note("beeuni: `%s executor` as a child process against the fleet's NATS (the controller publishes the %d-tool project), VmRSS from /proc", filepath.Base(bin), n)
+	sc.note("node: the call scenario's Node.js http server with the same %d modules bundled by esbuild, each called once, same idle time", n)
+	return sc, nil
+}
+
+// memoryRound waits until the executor serves the release with every tool,
+// calls each tool once on both servers, then lets them idle.
+func (r *run) memoryRound(ctx context.Context, f *fleet, ex *executorProcess, ns *nodeServer, n int) error {
+	want := f.ctl.Status().Desired
+	var st executor.Status
+	client := newClient()
+	defer client.CloseIdleConnections()
+	ok := waitUntil(ctx, 2*time.Minute, 10*time.Millisecond, func() bool {
+		resp, err := client.Get(ex.url + "/beeuni/status")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		st = executor.Status{}
+		return json.NewDecoder(resp.Body).Decode(&st) == nil && st.Release == want && len(st.Tools) == n
+	})
+	if !ok {
+		return fmt.Errorf("the executor process does not serve release %s with %d tools after two minutes (status %+v; log: %s)",
+			want, n, st, ex.log.String())
+	}
+	for i := range n {
+		for _, base := range []string{ex.url, nodeURL(ns)} {
+			if base == "" {
+				continue
+			}
+			status, body, err := post(ctx, client, fmt.Sprintf("%s/beeuni/tools/t%02d", base, i), []byte(`{"q":"x"}`), nil)
+			if err != nil || !okCall(status, body) {
+				return fmt.Errorf("call t%02d on %s: status %d, %v: %s", i, base, status, err, body)
+			}
+		}
+	}
+	client.CloseIdleConnections()
+	select {
+	case <-time.After(r.sizes.MemoryIdle):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func nodeURL(ns *nodeServer) string {
+	if ns == nil {
+		return ""
+	}
+	return ns.url
+}
+
+// procMem returns VmRSS and VmHWM of pid in MB.
+func procMem(pid int) (rss, hwm float64, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, fmt.Errorf("read the memory of process %d: %w (the memory scenario needs Linux /proc)", pid, err)
+	}
+	return float64(statusKB(b, "VmRSS")) / 1024, float64(statusKB(b, "VmHWM")) / 1024, nil
+}
+
+// executorProcess is `beeuni executor` running as a child process.
+type executorProcess struct {
+	cmd  *exec.Cmd
+	url  string
+	log  *limitedWriter
+	done chan error
+}
+
+func startExecutorProcess(ctx context.Context, bin string, f *fleet, pub, data string) (*executorProcess, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close() // the child binds it again at once; the port stays free meanwhile in practice
+	cmd := exec.Command(bin, "executor", "--id", "memory", "--listen", addr, "--data", data,
+		"--nats", f.nats.ClientURL(), "--project", benchProject, "--trust-key", pub)
+	cmd.Env = append(os.Environ(), "BEEUNI_LOG_LEVEL=warn", "BEEUNI_TOKEN=")
+	p := &executorProcess{cmd: cmd, url: "http://" + addr, log: &limitedWriter{}, done: make(chan error, 1)}
+	cmd.Stdout = p.log
+	cmd.Stderr = p.log
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s executor: %w", bin, err)
+	}
+	go func() { p.done <- cmd.Wait() }()
+	return p, nil
+}
+
+// stop ends the executor as an operator would (SIGTERM), killing it when it
+// does not end within ten seconds.
+func (p *executorProcess) stop() {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	}
+}

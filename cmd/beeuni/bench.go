@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"strings"
+
+	"github.com/beeuni/beeuni/bench"
+)
+
+// benchCmd is `beeuni bench [SCENARIO...]`: the benchmarks of SPEC section 9,
+// each figure beside its baseline from the same run.
+func (a *app) benchCmd(ctx context.Context, args []string) int {
+	usage := "bench [SCENARIO...] [--json] [--rounds N] [--quick]   (scenarios: " + strings.Join(bench.Scenarios(), ", ") + ")"
+	fl := a.newFlags("bench", usage)
+	asJSON := fl.Bool("json", false, "print the figures as JSON instead of tables")
+	rounds := fl.Int("rounds", 0, "rounds per figure (default 5, 2 with --quick)")
+	quick := fl.Bool("quick", false, "smaller sizes: a run of about a minute")
+	noNode := fl.Bool("no-node", false, "skip the Node.js baselines even when node is on PATH")
+	quiet := fl.Bool("quiet", false, "no progress lines on standard error")
+	pos, code, ok := parseOrUsage(fl, args)
+	if !ok {
+		return code
+	}
+	if *rounds < 0 {
+		a.errorf(nil, "--rounds must be 1 or more, got %d", *rounds)
+		return exitUsage
+	}
+	for _, p := range pos {
+		if !contains(bench.Scenarios(), p) {
+			a.errorf(nil, "no scenario %q: use one of %s", p, strings.Join(bench.Scenarios(), ", "))
+			return exitUsage
+		}
+	}
+	cfg := bench.Config{Rounds: *rounds, Quick: *quick, NoNode: *noNode, Command: "beeuni bench " + strings.Join(args, " ")}
+	if !*quiet {
+		cfg.Progress = a.stderr
+	}
+	rep, err := bench.Run(ctx, pos, cfg)
+	if err != nil {
+		a.errorf(nil, "%v", err)
+		return exitFailure
+	}
+	if *asJSON {
+		err = rep.WriteJSON(a.stdout)
+	} else {
+		err = rep.WriteTable(a.stdout)
+	}
+	if err != nil {
+		a.errorf(nil, "write the report: %v", err)
+		return exitFailure
+	}
+	return exitOK
+}
