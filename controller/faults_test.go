@@ -1,0 +1,124 @@
+package controller
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/beeuni/beeuni/events/natstest"
+	"github.com/beeuni/beeuni/release"
+)
+
+// A corrupt commit object: the controller says so, the fleet keeps its
+// release, and once the object is whole again the commit is published.
+func TestCorruptCommitObject(t *testing.T) {
+	f := newFixture(t)
+	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	c := f.start(nil)
+	r1 := f.waitDesiredCommit(first)
+
+	second := f.commit("two", map[string]string{"f.txt": "f"})
+	obj := filepath.Join(f.repoDir, ".git", "objects", second[:2], second[2:])
+	good, err := os.ReadFile(obj)
+	if err != nil {
+		t.Fatalf("the commit is not a loose object: %v", err)
+	}
+	if err := os.Chmod(obj, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(obj, []byte("this is not a zlib stream"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.Nudge()
+	natstest.WaitFor(t, waitFor, func() error {
+		if st := c.Status(); st.Healthy || !strings.Contains(st.Error, second) {
+			return fmt.Errorf("status %+v, want an error naming the corrupt commit", st)
+		}
+		return nil
+	})
+	if p, err := f.desired(); err != nil || p.Release != r1.ID {
+		t.Fatalf("desired = %+v, %v; the fleet must keep %s", p, err, r1.ID)
+	}
+	if err := os.WriteFile(obj, good, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	// No nudge: the backoff retry picks it up.
+	f.waitDesiredCommit(second)
+}
+
+// Malformed manifests (the loader's bad-input corpus) committed one after
+// another: each is rejected with findings that name file and line, never
+// reaches the fleet, and the last good release stays desired.
+func TestMalformedManifestsAreRejected(t *testing.T) {
+	corpus, err := filepath.Glob("../loader/testdata/manifests/*.yaml")
+	if err != nil || len(corpus) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	extra := map[string]string{
+		"binary":      "\x00\x01\x02\xff\xfe",
+		"tab indent":  "tools:\n\tshow: beeuni:show\n",
+		"anchor loop": "a: &a [*a]\ntools: *a\n",
+		"not a map":   "- just\n- a list\n",
+		"bad import":  "imports: [../../etc/passwd.yaml]\n",
+		"cycle":       "imports: [beeuni.yaml]\ntools: {}\n",
+	}
+	f := newFixture(t)
+	first := f.commit("good", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	c := f.start(nil)
+	good := f.waitDesiredCommit(first)
+
+	type bad struct{ name, content string }
+	var cases []bad
+	for _, p := range corpus {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, bad{filepath.Base(p), string(b)})
+	}
+	for name, content := range extra {
+		cases = append(cases, bad{name, content})
+	}
+	rejected := 0
+	for _, bc := range cases {
+		commit := f.commit("manifest "+bc.name, map[string]string{"beeuni.yaml": bc.content})
+		c.Nudge()
+		var rec *release.Record
+		natstest.WaitFor(t, waitFor, func() error {
+			st := c.Status()
+			if st.LastCommit != commit || !st.Healthy || st.LastRelease == "" {
+				return fmt.Errorf("%s: status %+v", bc.name, st)
+			}
+			rec = f.record(st.LastRelease)
+			if rec.Commit != commit {
+				return fmt.Errorf("%s: last release is of %s", bc.name, rec.Commit)
+			}
+			return nil
+		})
+		if rec.Status == release.StatusRejected {
+			rejected++
+			for _, fd := range rec.Findings {
+				if fd.File == "" || fd.Message == "" {
+					t.Errorf("%s: finding without a file or a message: %+v", bc.name, fd)
+				}
+			}
+		}
+		p, err := f.desired()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Status == release.StatusRejected && p.Release == rec.ID {
+			t.Fatalf("%s: a rejected release became desired", bc.name)
+		}
+		if rec.Status == release.StatusPublished {
+			good = rec
+		} else if p.Release != good.ID {
+			t.Fatalf("%s: desired %s, want the last good %s", bc.name, p.Release, good.ID)
+		}
+	}
+	if rejected < len(cases)-2 {
+		t.Fatalf("only %d of %d malformed manifests were rejected", rejected, len(cases))
+	}
+}
