@@ -8,6 +8,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
@@ -39,6 +40,7 @@ func (c *Controller) reconcile(ctx context.Context) error {
 	repo, head, err := c.src.head(ctx)
 	if err != nil {
 		c.metrics.gitErrors.Inc()
+		c.closeObjects()
 		return err
 	}
 	headID := head.Hash.String()
@@ -60,7 +62,7 @@ func (c *Controller) reconcile(ctx context.Context) error {
 	if c.cfg.Failpoint != nil {
 		c.cfg.Failpoint("built")
 	}
-	c.setStatus(func(s *Status) { s.LastCommit = headID })
+	c.setStatus(func(s *Status) { s.Pending = rec.ID })
 	c.log.Info("release built", "release", rec.ID, "commit", rec.Commit, "status", rec.Status,
 		"files", len(rec.Entries), "tools", len(rec.Tools), "warnings", len(rec.Warnings), "findings", len(rec.Findings),
 		"took", time.Since(start).Round(time.Millisecond))
@@ -93,16 +95,16 @@ func (c *Controller) healthy(st state) {
 // build makes the signed-to-be record of head: its files, the burst of
 // commits it covers, and the validation of its manifest and changed modules.
 func (c *Controller) build(ctx context.Context, repo *git.Repository, head *object.Commit, st state) (*release.Record, error) {
-	rrepo, err := release.OpenRepo(c.src.dir)
+	rrepo, err := c.objects()
 	if err != nil {
 		c.metrics.gitErrors.Inc()
 		return nil, err
 	}
-	defer rrepo.Close()
 	prev, prevRec := c.previous(st)
 	snap, err := rrepo.Build(ctx, head.Hash, prev)
 	if err != nil {
 		c.metrics.gitErrors.Inc()
+		c.closeObjects()
 		return nil, fmt.Errorf("build release of commit %s: %w", head.Hash, err)
 	}
 	rec := snap.Record(c.cfg.Project, st.Seq+1, c.cfg.now().UTC())
@@ -117,6 +119,30 @@ func (c *Controller) build(ctx context.Context, repo *git.Repository, head *obje
 	}
 	c.prev = snap
 	return rec, nil
+}
+
+// objects returns the repository's object reader, kept open between builds:
+// its pack indexes and object cache make the next build much cheaper. The
+// caller holds buildMu.
+func (c *Controller) objects() (*release.Repo, error) {
+	if c.repo != nil {
+		return c.repo, nil
+	}
+	r, err := release.OpenRepo(c.src.dir)
+	if err != nil {
+		return nil, err
+	}
+	c.repo = r
+	return r, nil
+}
+
+// closeObjects drops the object reader after an error, so the next look
+// opens the repository afresh (it may have been repacked or replaced).
+func (c *Controller) closeObjects() {
+	if c.repo != nil {
+		c.repo.Close()
+		c.repo = nil
+	}
 }
 
 // previous returns the last build to build incrementally against: the one in
@@ -181,13 +207,13 @@ func (c *Controller) publish(ctx context.Context, st *state) error {
 	}
 	next := *st
 	next.Pending = ""
-	event := "release.rejected"
+	event := events.EventReleaseRejected
 	if s.Status != release.StatusRejected {
 		if err := c.putDesired(ctx, rec, false); err != nil {
 			return err
 		}
 		next.Desired, next.LastPublished, next.Pin = rec.ID, rec.ID, nil
-		event = "release.built"
+		event = events.EventReleaseBuilt
 	}
 	if err := bus.Publish(ctx, c.cfg.Project, event, mustJSON(eventOf(rec)), event+":"+rec.ID); err != nil {
 		c.metrics.publishErrors.Inc()
@@ -197,7 +223,9 @@ func (c *Controller) publish(ctx context.Context, st *state) error {
 		return fmt.Errorf("store state after publishing %s: %w", rec.ID, err)
 	}
 	*st = next
-	c.setStatus(func(s *Status) { s.LastRelease = rec.ID })
+	c.setStatus(func(s *Status) {
+		s.LastRelease, s.Pending, s.LastCommit, s.Desired = rec.ID, "", next.LastCommit, next.Desired
+	})
 	return nil
 }
 
@@ -226,11 +254,10 @@ func (c *Controller) uploadContent(ctx context.Context, rec *release.Record, pre
 			}
 		}
 	}
-	rrepo, err := release.OpenRepo(c.src.dir)
+	rrepo, err := c.objects()
 	if err != nil {
 		return err
 	}
-	defer rrepo.Close()
 	open := rrepo.ContentOpener(ctx, rec.Entries)
 	for _, e := range rec.Entries {
 		if known[e.Digest] {

@@ -71,8 +71,9 @@ type Controller struct {
 	mu     sync.Mutex // guards status
 	status Status
 
-	buildMu sync.Mutex // one reconcile or replay at a time; guards prev and ensured
+	buildMu sync.Mutex // one reconcile or replay at a time; guards prev, repo and ensured
 	prev    *release.Snapshot
+	repo    *release.Repo
 	ensured bool
 }
 
@@ -82,9 +83,11 @@ type Status struct {
 	Repo    string `json:"repo"`
 	Branch  string `json:"branch"`
 	Head    string `json:"head,omitempty"`
-	// LastCommit is the last commit built; Desired names the release the
-	// fleet runs, which lags LastCommit while a build is being published.
+	// LastCommit is the last commit built and published (or rejected);
+	// Pending is a release built and stored but not yet published (NATS
+	// down): it is published, not built again, when NATS is back.
 	LastCommit  string    `json:"last_commit,omitempty"`
+	Pending     string    `json:"pending,omitempty"`
 	Desired     string    `json:"desired,omitempty"`
 	Pinned      string    `json:"pinned,omitempty"`
 	LastRelease string    `json:"last_release,omitempty"`
@@ -196,6 +199,11 @@ func (c *Controller) Run(ctx context.Context) error {
 		return err
 	}
 	defer stopReplay()
+	defer func() {
+		c.buildMu.Lock()
+		c.closeObjects()
+		c.buildMu.Unlock()
+	}()
 
 	backoff := time.Duration(0)
 	timer := time.NewTimer(0)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
@@ -59,7 +60,7 @@ func (c *Controller) Replay(ctx context.Context, id string) (ReplayAnswer, error
 	if err := c.putDesired(ctx, rec, true); err != nil {
 		return ReplayAnswer{}, fmt.Errorf("replay %s: %w", id, err)
 	}
-	if err := c.cfg.Bus.Publish(ctx, c.cfg.Project, "release.replayed", mustJSON(eventOf(rec)), ""); err != nil {
+	if err := c.cfg.Bus.Publish(ctx, c.cfg.Project, events.EventReleaseReplayed, mustJSON(eventOf(rec)), ""); err != nil {
 		c.log.Warn("publish release.replayed event failed", "release", id, "error", err)
 	}
 	st.Desired = id

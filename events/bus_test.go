@@ -399,3 +399,26 @@ func TestEnsureIdempotentAndMissing(t *testing.T) {
 		t.Fatalf("after second Ensure: %q, %v", v, err)
 	}
 }
+
+// ReadEvents must not leave a consumer behind per call: the stream allows
+// 1000, and `beeuni status` or a test polling events would use them up.
+func TestReadEventsLeavesNoConsumer(t *testing.T) {
+	e := natstest.RunServer(t)
+	ctx := context.Background()
+	bus, err := events.Connect(ctx, e.ClientURL(), events.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bus.Close()
+	if err := bus.Ensure(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := bus.Publish(ctx, "demo", "release.built", []byte("{}"), "x"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1100 {
+		if evs, err := bus.ReadEvents(ctx, events.EventFilter{Project: "demo"}, 10); err != nil || len(evs) != 1 {
+			t.Fatalf("call %d: %d events, %v", i+1, len(evs), err)
+		}
+	}
+}

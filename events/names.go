@@ -28,6 +28,12 @@ const (
 	EventReleaseReplayed   = "release.replayed"
 	EventExecutorConverged = "executor.converged"
 	EventToolsLoadFailed   = "tools.load_failed"
+	// EventReleaseRefused: an executor refused a release that did not
+	// verify (signature, content, project) or that was rejected.
+	EventReleaseRefused = "executor.release_refused"
+	// EventConvergeFailed: an executor could not converge yet (NATS, disk);
+	// it keeps its tool set and retries.
+	EventConvergeFailed = "executor.converge_failed"
 )
 
 // Sentinel errors, matched with errors.Is.

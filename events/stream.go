@@ -66,12 +66,17 @@ func (f EventFilter) subject() (string, error) {
 	return EventSubject(project, typ), nil
 }
 
+// consumerIdle is how long the server keeps an event consumer nobody reads.
+const consumerIdle = 30 * time.Second
+
 func (b *Bus) eventConsumer(ctx context.Context, f EventFilter) (jetstream.Consumer, error) {
 	subj, err := f.subject()
 	if err != nil {
 		return nil, err
 	}
-	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{subj}, DeliverPolicy: jetstream.DeliverAllPolicy}
+	// The server also drops a consumer its client forgot (a crash) soon.
+	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{subj}, DeliverPolicy: jetstream.DeliverAllPolicy,
+		InactiveThreshold: consumerIdle}
 	switch {
 	case f.NewOnly:
 		cfg.DeliverPolicy = jetstream.DeliverNewPolicy
@@ -92,6 +97,15 @@ func (b *Bus) ReadEvents(ctx context.Context, f EventFilter, max int) ([]Event, 
 	if err != nil {
 		return nil, fmt.Errorf("read events: %w", err)
 	}
+	// Delete the consumer when done: the stream allows a limited number,
+	// and a caller polling events would otherwise use them all up.
+	defer func() {
+		if name := c.CachedInfo().Name; name != "" {
+			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			_ = b.js.DeleteConsumer(dctx, StreamEvents, name)
+			cancel()
+		}
+	}()
 	info, err := c.Info(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read events: %w%s", err, hint(err))

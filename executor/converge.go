@@ -35,6 +35,7 @@ func (e *Executor) restore(ctx context.Context) {
 		return
 	}
 	e.removeStale(act.Dir)
+	e.removePartialFetches()
 	if !found {
 		return
 	}
@@ -42,6 +43,7 @@ func (e *Executor) restore(ctx context.Context) {
 		e.log.Error("the last release's folder is gone; waiting for NATS", "release", act.Release, "error", err)
 		return
 	}
+	e.useDir(act.Dir)
 	ts := LoadToolSet(ctx, act.Release, act.Dir, e.cfg.Harness, e.hostOptions())
 	e.srv.Switch(ts)
 	e.mu.Lock()
@@ -66,20 +68,58 @@ func (e *Executor) removeStale(keep string) {
 	}
 }
 
+// removePartialFetches deletes the temp files of fetches a crash cut short.
+func (e *Executor) removePartialFetches() {
+	stale, _ := filepath.Glob(filepath.Join(casDir(e.cfg.DataDir), ".fetch-*"))
+	for _, p := range stale {
+		os.Remove(p)
+	}
+}
+
+// useDir counts one more tool set loaded from the release folder dir.
+func (e *Executor) useDir(dir string) {
+	e.dirsMu.Lock()
+	e.dirs[dir]++
+	e.dirsMu.Unlock()
+}
+
+// dropDir counts one set fewer using dir and removes the folder with the
+// last one. Removing under the lock keeps a converge that takes dir again
+// from laying it out while it is being removed.
+func (e *Executor) dropDir(dir string) {
+	e.dirsMu.Lock()
+	defer e.dirsMu.Unlock()
+	n, ok := e.dirs[dir]
+	if !ok {
+		return
+	}
+	if n > 1 {
+		e.dirs[dir] = n - 1
+		return
+	}
+	delete(e.dirs, dir)
+	if err := os.RemoveAll(dir); err != nil {
+		e.log.Warn("remove an old release folder", "dir", dir, "error", err)
+	}
+}
+
 func (e *Executor) hostOptions() jshost.Options {
 	return jshost.Options{Bundler: e.bundler, Logger: e.cfg.Logger, DefaultTimeout: e.cfg.DefaultTimeout,
 		TempDir: os.TempDir()}
 }
 
 // converge makes the release d points at the served one. A pointer that
-// does not verify is refused and reported; the executor keeps its set.
-func (e *Executor) converge(ctx context.Context, d desired) {
+// does not verify is refused and reported; the executor keeps its set. It
+// returns true when it failed for a reason that may pass (NATS away, content
+// not fetched): the caller tries d again, since the watch delivers each
+// pointer once.
+func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
 	ptr, rec, err := e.verify(ctx, d)
 	if err != nil {
 		if ctx.Err() == nil {
-			e.fail(ctx, ptr.Release, err)
+			e.fail(ctx, ptr.Release, d.revision, err)
 		}
-		return
+		return retryable(err)
 	}
 	e.mu.Lock()
 	cur := e.active
@@ -87,21 +127,25 @@ func (e *Executor) converge(ctx context.Context, d desired) {
 	if rec.ID == cur.Release {
 		e.srv.SetState(State{Desired: rec.ID})
 		e.notify()
-		return
+		return false
 	}
 	if !ptr.Replay && cur.Release != "" && rec.Seq < cur.Seq {
 		e.log.Warn("ignoring an older release (only a replay moves back)", "release", rec.ID, "serving", cur.Release)
-		return
+		return false
 	}
 	start := time.Now()
 	e.srv.SetState(State{Desired: rec.ID, Converging: true})
 	e.notify()
 	dir := filepath.Join(releasesDir(e.cfg.DataDir), rec.ID)
+	// Counted before the layout: an older set of this release (a replay
+	// while a turn holds it) being freed now must not remove the folder.
+	e.useDir(dir)
 	if err := release.WriteTree(dir, rec, e.opener(ctx)); err != nil {
+		e.dropDir(dir)
 		if ctx.Err() == nil {
-			e.fail(ctx, rec.ID, fmt.Errorf("lay out release %s: %w", rec.ID, err))
+			e.fail(ctx, rec.ID, d.revision, err) // WriteTree's error names the release
 		}
-		return
+		return retryable(err)
 	}
 	e.failpoint("laid-out")
 	ts := LoadToolSet(ctx, rec.ID, dir, e.cfg.Harness, e.hostOptions())
@@ -109,8 +153,8 @@ func (e *Executor) converge(ctx context.Context, d desired) {
 	if e.newer() || ctx.Err() != nil {
 		// A newer release arrived while this one loaded: the newest wins.
 		ts.Discard()
-		os.RemoveAll(dir)
-		return
+		e.dropDir(dir)
+		return false
 	}
 	act := activeRecord{Release: rec.ID, Seq: rec.Seq, Dir: dir, Failures: ts.Failures(), At: time.Now().UTC()}
 	for _, t := range ts.Tools() {
@@ -119,8 +163,10 @@ func (e *Executor) converge(ctx context.Context, d desired) {
 	old := e.srv.Current()
 	e.srv.Switch(ts)
 	e.failpoint("switched")
-	if err := e.db.Update(func(tx *store.Tx) error { return tx.Put(bucketActive, keyActive, act) }); err != nil {
-		// Serving is right; only a restart would load the older set again.
+	err = e.db.Update(func(tx *store.Tx) error { return tx.Put(bucketActive, keyActive, act) })
+	if err != nil {
+		// Serving is right; a restart loads the older set again, so its
+		// folder is kept (until that restart removes the stale ones).
 		e.log.Error("persist the loaded tool set", "release", rec.ID, "error", err)
 	}
 	e.failpoint("persisted")
@@ -128,15 +174,18 @@ func (e *Executor) converge(ctx context.Context, d desired) {
 	e.active = act
 	e.mu.Unlock()
 	e.srv.SetState(State{Desired: rec.ID})
-	e.freeWhenDone(ctx, old, dir)
+	if err == nil {
+		e.freeWhenDone(ctx, old)
+	}
 	e.log.Info("converged", "release", rec.ID, "tools", len(act.Tools), "failed", len(act.Failures),
 		"took", time.Since(start).Round(time.Millisecond))
 	e.notify()
-	e.publish(ctx, "executor.converged", map[string]any{"executor": e.cfg.ID, "release": rec.ID,
+	e.publish(ctx, events.EventExecutorConverged, d.revision, map[string]any{"executor": e.cfg.ID, "release": rec.ID,
 		"tools": act.Tools, "took_ms": time.Since(start).Milliseconds()})
 	if len(act.Failures) > 0 {
-		e.publish(ctx, "tools.load_failed", map[string]any{"executor": e.cfg.ID, "release": rec.ID, "failures": act.Failures})
+		e.publish(ctx, events.EventToolsLoadFailed, d.revision, map[string]any{"executor": e.cfg.ID, "release": rec.ID, "failures": act.Failures})
 	}
+	return false
 }
 
 // verify checks the pointer and the record it names: signatures (with a
@@ -144,10 +193,10 @@ func (e *Executor) converge(ctx context.Context, d desired) {
 func (e *Executor) verify(ctx context.Context, d desired) (release.Pointer, *release.Record, error) {
 	var ptr release.Pointer
 	if err := e.open(d.value, &ptr); err != nil {
-		return ptr, nil, fmt.Errorf("refused the desired-release pointer (revision %d): %w", d.revision, err)
+		return ptr, nil, permanent{fmt.Errorf("refused the desired-release pointer (revision %d): %w", d.revision, err)}
 	}
 	if ptr.Project != e.cfg.Project {
-		return ptr, nil, fmt.Errorf("refused release %s: it is for project %q, not %q", ptr.Release, ptr.Project, e.cfg.Project)
+		return ptr, nil, permanent{fmt.Errorf("refused release %s: it is for project %q, not %q", ptr.Release, ptr.Project, e.cfg.Project)}
 	}
 	bus := e.bus.Load()
 	raw, err := bus.GetRelease(ctx, e.cfg.Project, ptr.Release)
@@ -156,7 +205,7 @@ func (e *Executor) verify(ctx context.Context, d desired) (release.Pointer, *rel
 	}
 	var rec release.Record
 	if err := e.open(raw, &rec); err != nil {
-		return ptr, nil, fmt.Errorf("refused release %s: %w", ptr.Release, err)
+		return ptr, nil, permanent{fmt.Errorf("refused release %s: %w", ptr.Release, err)}
 	}
 	if err := release.VerifyRecord(&rec); err != nil {
 		return ptr, nil, fmt.Errorf("refused release %s: %w", ptr.Release, err)
@@ -166,9 +215,20 @@ func (e *Executor) verify(ctx context.Context, d desired) (release.Pointer, *rel
 			ptr.Release, rec.ID, rec.Digest, ptr.Digest, release.ErrTampered)
 	}
 	if rec.Status == release.StatusRejected {
-		return ptr, nil, fmt.Errorf("refused release %s: it was rejected by the controller", rec.ID)
+		return ptr, nil, permanent{fmt.Errorf("refused release %s: it was rejected by the controller", rec.ID)}
 	}
 	return ptr, &rec, nil
+}
+
+// permanent is a refusal trying again cannot change.
+type permanent struct{ error }
+
+func (p permanent) Unwrap() error { return p.error }
+
+// retryable reports whether converging may succeed if tried again.
+func retryable(err error) bool {
+	var p permanent
+	return !errors.As(err, &p) && !errors.Is(err, release.ErrBadSignature) && !errors.Is(err, release.ErrTampered)
 }
 
 // open decodes a signed envelope, verifying it when a trust key is set.
@@ -232,15 +292,15 @@ func (e *Executor) failpoint(step string) {
 	}
 }
 
-// freeWhenDone removes the folder of the set old once nothing uses it.
-func (e *Executor) freeWhenDone(ctx context.Context, old *ToolSet, keep string) {
-	if old == nil || old.Dir() == keep {
+// freeWhenDone drops old's use of its folder once nothing uses the set.
+func (e *Executor) freeWhenDone(ctx context.Context, old *ToolSet) {
+	if old == nil {
 		return
 	}
 	e.wg.Go(func() {
 		select {
 		case <-old.Done():
-			os.RemoveAll(old.Dir())
+			e.dropDir(old.Dir())
 		case <-ctx.Done():
 			// removeStale at the next start deletes it.
 		}
@@ -249,25 +309,29 @@ func (e *Executor) freeWhenDone(ctx context.Context, old *ToolSet, keep string) 
 
 // fail reports a release the executor could not converge on; it keeps
 // serving its current set.
-func (e *Executor) fail(ctx context.Context, id string, err error) {
+func (e *Executor) fail(ctx context.Context, id string, rev uint64, err error) {
 	msg := err.Error()
 	e.log.Error("converge failed; serving the current tool set", "release", id, "error", msg)
 	e.srv.SetState(State{Desired: id, Error: msg})
 	e.notify()
-	typ := "executor.converge_failed"
-	if errors.Is(err, release.ErrBadSignature) || errors.Is(err, release.ErrTampered) {
-		typ = "executor.release_refused"
+	typ := events.EventConvergeFailed
+	if !retryable(err) {
+		typ = events.EventReleaseRefused
 	}
-	e.publish(ctx, typ, map[string]any{"executor": e.cfg.ID, "release": id, "error": msg})
+	e.publish(ctx, typ, rev, map[string]any{"executor": e.cfg.ID, "release": id, "error": msg})
 }
 
-func (e *Executor) publish(ctx context.Context, typ string, payload map[string]any) {
+// publish appends an event about the pointer of revision rev. The message
+// id names the revision, not only the release: converging on a release
+// again (a replay back to it) is a new event, not a duplicate the stream
+// drops, while a retry for the same pointer is deduplicated.
+func (e *Executor) publish(ctx context.Context, typ string, rev uint64, payload map[string]any) {
 	bus := e.bus.Load()
 	if bus == nil {
 		return
 	}
 	b, _ := json.Marshal(payload)
-	id := strings.Join([]string{typ, e.cfg.ID, fmt.Sprint(payload["release"])}, ":")
+	id := strings.Join([]string{typ, e.cfg.ID, fmt.Sprint(payload["release"]), fmt.Sprint(rev)}, ":")
 	if err := bus.Publish(ctx, e.cfg.Project, typ, b, id); err != nil {
 		e.log.Warn("publish event", "type", typ, "error", err)
 	}

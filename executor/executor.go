@@ -27,6 +27,11 @@ const (
 	bucketActive       = "active"
 	bucketBundles      = "bundles"
 	keyActive          = "active"
+	// A converge that failed for a passing reason is tried again after
+	// retryMin, doubling up to retryMax, until it succeeds or a newer
+	// pointer arrives.
+	retryMin = 250 * time.Millisecond
+	retryMax = 5 * time.Second
 )
 
 // Config is what one sandbox executor needs.
@@ -70,6 +75,15 @@ type Executor struct {
 
 	mu     sync.Mutex // guards active
 	active activeRecord
+
+	// dirs counts the tool sets loaded from each release folder. A folder
+	// is removed when the last set using it is freed: a replay can load a
+	// release again while a turn still holds its previous set, and both read
+	// the same folder.
+	dirsMu sync.Mutex
+	dirs   map[string]int
+
+	addr string // the API's address, for the fleet report
 
 	wg sync.WaitGroup // goroutines freeing old release folders
 }
@@ -125,6 +139,14 @@ func NewExecutor(cfg Config) (*Executor, error) {
 		db:      db,
 		latest:  make(chan desired, 1),
 		changed: make(chan struct{}, 1),
+		dirs:    make(map[string]int),
+		addr:    cfg.Server.Addr,
+	}
+	switch {
+	case cfg.Server.Listener != nil:
+		e.addr = cfg.Server.Listener.Addr().String()
+	case e.addr == "":
+		e.addr = DefaultAddr
 	}
 	cache := db.BundleCache(bucketBundles).OnError(func(err error) { e.log.Warn("bundle cache", "error", err) })
 	e.bundler = bundle.New(cache)
@@ -225,13 +247,35 @@ func (e *Executor) follow(ctx context.Context) {
 	wg.Wait()
 }
 
+// convergeLoop converges on each pointer follow hands over, newest first,
+// and tries a pointer again while it fails for a reason that may pass.
 func (e *Executor) convergeLoop(ctx context.Context) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	var (
+		pending desired
+		retry   <-chan time.Time // set while pending waits to be tried again
+		wait    time.Duration
+	)
 	for {
+		var d desired
 		select {
 		case <-ctx.Done():
 			return
-		case d := <-e.latest:
-			e.converge(ctx, d)
+		case d = <-e.latest:
+			wait = 0
+		case <-retry:
+			d = pending
+		}
+		timer.Stop()
+		retry = nil
+		if e.converge(ctx, d) && ctx.Err() == nil {
+			wait = min(max(2*wait, retryMin), retryMax)
+			pending = d
+			timer.Reset(wait)
+			retry = timer.C
+			e.log.Info("converge will be tried again", "revision", d.revision, "retry_in", wait)
 		}
 	}
 }

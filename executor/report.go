@@ -33,7 +33,7 @@ func (e *Executor) reportLoop(ctx context.Context) {
 			continue
 		}
 		r := Report{Status: e.srv.Status(), Project: e.cfg.Project, Harness: string(e.cfg.Harness),
-			Addr: e.cfg.Server.Addr, LastSeen: time.Now().UTC()}
+			Addr: e.addr, LastSeen: time.Now().UTC()}
 		b, _ := json.Marshal(r)
 		if err := bus.PutExecutorState(ctx, e.cfg.Project, e.cfg.ID, b); err != nil && ctx.Err() == nil {
 			e.log.Warn("report state", "error", err)

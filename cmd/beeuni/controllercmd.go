@@ -95,8 +95,13 @@ func loadSigningKey(file, data string) (ed25519.PrivateKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("signing key: %w", err)
 	}
-	if err := release.WritePublicKey(file+".pub", key.Public().(ed25519.PublicKey)); err != nil {
-		return nil, fmt.Errorf("signing key: write the public key: %w", err)
+	pub := key.Public().(ed25519.PublicKey)
+	// A key mounted read-only may come with its public half: leave it be.
+	if have, err := release.LoadPublicKey(file + ".pub"); err == nil && have.Equal(pub) {
+		return key, nil
+	}
+	if err := release.WritePublicKey(file+".pub", pub); err != nil {
+		return nil, fmt.Errorf("signing key: write the public key beside it (executors' --trust-key): %w", err)
 	}
 	return key, nil
 }
