@@ -2,19 +2,15 @@ package release
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // TreeRef is one folder of a build and its Git tree hash.
@@ -77,13 +73,13 @@ func (r *Record) Snapshot() *Snapshot {
 // nil) it walks only folders whose tree hash changed and hashes only blobs
 // whose Git hash is new; the result is the same as a full build's.
 func (r *Repo) Build(ctx context.Context, commit plumbing.Hash, prev *Snapshot) (*Snapshot, error) {
-	s, err := r.acquire(ctx)
+	o, err := r.acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("build %s: %w", commit, err)
 	}
-	b := &builder{s: s, prev: prev}
+	b := &builder{o: o, prev: prev}
 	snap, err := b.walkCommit(commit)
-	r.release(s)
+	r.release(o)
 	if err != nil {
 		return nil, fmt.Errorf("build %s: %w", commit, err)
 	}
@@ -100,9 +96,9 @@ func (r *Repo) Build(ctx context.Context, commit plumbing.Hash, prev *Snapshot) 
 // builder holds one build's state; it is used by one goroutine, except
 // for pending hashes filled in by hashPending's workers (distinct slots).
 type builder struct {
-	s         *filesystem.Storage
+	o         *objReader
 	prev      *Snapshot
-	prevBlobs map[string]int // blob hash -> index in prev.Entries, built lazily
+	byBlob    []blobSlot // entries to take from any previous entry of the same blob
 	reusedAll bool
 
 	entries    []Entry
@@ -112,12 +108,46 @@ type builder struct {
 	pending    map[plumbing.Hash][]int // blob -> indexes in entries to fill
 }
 
+type blobSlot struct {
+	i int // in entries
+	h plumbing.Hash
+}
+
+// reuseByBlob fills the byBlob entries from a previous entry with the same
+// blob (its size and digest depend only on the blob), else queues them.
+func (b *builder) reuseByBlob() {
+	if len(b.byBlob) == 0 {
+		return
+	}
+	found := make(map[string]int, len(b.byBlob)) // blob -> index in prev.Entries
+	for _, s := range b.byBlob {
+		found[b.entries[s.i].Blob] = -1
+	}
+	left := len(found)
+	for i, pe := range b.prev.Entries {
+		if j, ok := found[pe.Blob]; ok && j < 0 {
+			found[pe.Blob] = i
+			if left--; left == 0 {
+				break
+			}
+		}
+	}
+	for _, s := range b.byBlob {
+		e := &b.entries[s.i]
+		if i := found[e.Blob]; i >= 0 {
+			e.Size, e.Digest = b.prev.Entries[i].Size, b.prev.Entries[i].Digest
+			continue
+		}
+		b.pending[s.h] = append(b.pending[s.h], s.i)
+	}
+}
+
 func (b *builder) walkCommit(commit plumbing.Hash) (*Snapshot, error) {
-	o, err := getObject(b.s, plumbing.CommitObject, commit)
+	data, err := b.o.read(plumbing.CommitObject, commit)
 	if err != nil {
 		return nil, err
 	}
-	c, err := object.DecodeCommit(b.s, o)
+	c, err := object.DecodeCommit(b.o.s, decoded(plumbing.CommitObject, commit, data))
 	if err != nil {
 		return nil, fmt.Errorf("decode commit %s: %w", commit, err)
 	}
@@ -140,9 +170,13 @@ func (b *builder) walkCommit(commit plumbing.Hash) (*Snapshot, error) {
 		return snap, nil
 	}
 	b.pending = make(map[plumbing.Hash][]int)
+	if b.prev != nil {
+		b.entries = make([]Entry, 0, len(b.prev.Entries)+16)
+	}
 	if err := b.walk("", c.TreeHash); err != nil {
 		return nil, err
 	}
+	b.reuseByBlob()
 	return snap, nil
 }
 
@@ -150,11 +184,11 @@ func (b *builder) walk(dir string, h plumbing.Hash) error {
 	if b.reuseTree(dir, h) {
 		return nil
 	}
-	o, err := getObject(b.s, plumbing.TreeObject, h)
+	data, err := b.o.read(plumbing.TreeObject, h)
 	if err != nil {
 		return err
 	}
-	t, err := object.DecodeTree(b.s, o)
+	t, err := object.DecodeTree(b.o.s, decoded(plumbing.TreeObject, h, data))
 	if err != nil {
 		return fmt.Errorf("decode tree %s (%s): %w", h, displayDir(dir), err)
 	}
@@ -205,17 +239,11 @@ func (b *builder) addEntry(e Entry, h plumbing.Hash) {
 			return
 		}
 		if e.Mode != ModeSymlink {
-			if b.prevBlobs == nil {
-				b.prevBlobs = make(map[string]int, len(p.Entries))
-				for i, pe := range p.Entries {
-					b.prevBlobs[pe.Blob] = i
-				}
-			}
-			if i, ok := b.prevBlobs[e.Blob]; ok {
-				e.Size, e.Digest = p.Entries[i].Size, p.Entries[i].Digest
-				b.entries = append(b.entries, e)
-				return
-			}
+			// Looked up by blob among all previous entries after the walk,
+			// in one pass for all such entries.
+			b.byBlob = append(b.byBlob, blobSlot{len(b.entries), h})
+			b.entries = append(b.entries, e)
+			return
 		}
 	}
 	b.pending[h] = append(b.pending[h], len(b.entries))
@@ -231,7 +259,7 @@ func (b *builder) reuseTree(dir string, h plumbing.Hash) bool {
 		return false
 	}
 	key := dir + "/"
-	i := sort.Search(len(p.Trees), func(i int) bool { return p.Trees[i].Path+"/" >= key })
+	i := sort.Search(len(p.Trees), func(i int) bool { return compareDirs(p.Trees[i].Path, dir) >= 0 })
 	if i == len(p.Trees) || p.Trees[i].Path != dir || p.Trees[i].Hash != h.String() {
 		return false
 	}
@@ -256,75 +284,6 @@ func (b *builder) errorf(path, format string, args ...any) {
 	b.findings = append(b.findings, Finding{File: path, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
 }
 
-// hashPending reads and hashes the queued blobs on the Repo's workers.
-func (r *Repo) hashPending(ctx context.Context, b *builder) error {
-	if len(b.pending) == 0 {
-		return nil
-	}
-	jobs := make(chan plumbing.Hash)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg       sync.WaitGroup
-		mu       sync.Mutex // guards firstErr and symlink findings
-		firstErr error
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-		cancel()
-	}
-	for range cap(r.pool) {
-		wg.Go(func() {
-			s, err := r.acquire(ctx)
-			if err != nil {
-				fail(err)
-				return
-			}
-			defer r.release(s)
-			for h := range jobs {
-				content, err := readBlob(s, h)
-				if err != nil {
-					fail(err)
-					return
-				}
-				sum := sha256.Sum256(content)
-				digest := hex.EncodeToString(sum[:])
-				// Each blob's slots are written by this worker only.
-				for _, i := range b.pending[h] {
-					e := &b.entries[i]
-					e.Size, e.Digest = int64(len(content)), digest
-					if e.Mode == ModeSymlink {
-						if err := CheckLinkTarget(e.Path, string(content)); err != nil {
-							mu.Lock()
-							b.findings = append(b.findings, Finding{File: e.Path, Severity: SeverityError, Message: err.Error()})
-							mu.Unlock()
-							e.Mode = "" // dropped in finish
-						}
-					}
-				}
-			}
-		})
-	}
-feed:
-	for h := range b.pending {
-		select {
-		case jobs <- h:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	return ctx.Err()
-}
-
 // finish drops rejected entries, puts everything in order and digests.
 func (b *builder) finish(snap *Snapshot) {
 	entries := b.entries[:0]
@@ -342,7 +301,10 @@ func (b *builder) finish(snap *Snapshot) {
 			b.errorf(entries[i].Path, "%s appears twice in the tree; the tree object is malformed", entries[i].Path)
 		}
 	}
-	slices.SortStableFunc(b.trees, func(x, y TreeRef) int { return strings.Compare(x.Path+"/", y.Path+"/") })
+	byDir := func(x, y TreeRef) int { return compareDirs(x.Path, y.Path) }
+	if !slices.IsSortedFunc(b.trees, byDir) {
+		slices.SortStableFunc(b.trees, byDir)
+	}
 	slices.SortStableFunc(b.submodules, func(x, y Submodule) int { return strings.Compare(x.Path, y.Path) })
 	slices.SortStableFunc(b.findings, func(x, y Finding) int {
 		if c := strings.Compare(x.File, y.File); c != 0 {
@@ -358,6 +320,25 @@ func (b *builder) finish(snap *Snapshot) {
 	snap.Submodules = b.submodules
 	snap.Findings = b.findings
 	snap.Digest = Digest(entries)
+}
+
+// compareDirs orders folders as strings.Compare(x+"/", y+"/") does, without
+// making the strings.
+func compareDirs(x, y string) int {
+	n := min(len(x), len(y))
+	if c := strings.Compare(x[:n], y[:n]); c != 0 || len(x) == len(y) {
+		return c
+	}
+	if len(x) < len(y) {
+		if y[n] >= '/' {
+			return -1
+		}
+		return 1
+	}
+	if x[n] >= '/' {
+		return 1
+	}
+	return -1
 }
 
 func displayDir(dir string) string {
