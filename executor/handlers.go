@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/beeuni/beeuni/loader/jshost"
@@ -107,14 +108,16 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 		outcome = outcomeToolError
 	}
 	s.metrics.called(name, outcome, elapsed)
-	s.log.Debug("tool call", slog.String("tool", name), slog.String("agent", agent),
-		slog.String("session", session), slog.String("release", ts.Release()),
-		slog.String("outcome", outcome), slog.Duration("took", elapsed))
+	if s.log.Enabled(r.Context(), slog.LevelDebug) { // spares boxing the attributes per call
+		s.log.Debug("tool call", slog.String("tool", name), slog.String("agent", agent),
+			slog.String("session", session), slog.String("release", ts.Release()),
+			slog.String("outcome", outcome), slog.Duration("took", elapsed))
+	}
 
 	// The read and idle timeouts do not bound a response to a client that
 	// stopped reading; this does, counted from when the answer is ready.
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout))
-	writeJSON(w, http.StatusOK, CallResponse{Output: res.Output, IsError: res.IsError, Release: ts.Release(), Spilled: res.Spilled})
+	s.writeAnswer(w, CallResponse{Output: res.Output, IsError: res.IsError, Release: ts.Release(), Spilled: res.Spilled})
 }
 
 // callHeaders reads the agent (default "beeuni") and session of a request.
@@ -184,18 +187,20 @@ func jsonKind(first byte) string {
 }
 
 // env is a call's context.env: the executor's environment plus the secrets
-// agent is granted, as they are now.
+// agent is granted, as they are now. Without secrets it is the snapshot
+// itself, not a copy: nothing writes to it (the JS host copies it into the
+// call's own object), so each call need not clone it.
 func (s *Server) env(ts *ToolSet, agent string) map[string]string {
-	env := maps.Clone(s.opts.Env)
-	if env == nil {
-		env = make(map[string]string)
-	}
 	if s.opts.Secrets == nil {
-		return env
+		return s.opts.Env
 	}
 	all, names := ts.project.Secrets(agent)
 	if !all && len(names) == 0 {
-		return env
+		return s.opts.Env
+	}
+	env := maps.Clone(s.opts.Env)
+	if env == nil {
+		env = make(map[string]string)
 	}
 	secrets := s.opts.Secrets()
 	if all {
@@ -330,15 +335,34 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	writeJSONBuf(w, status, v, &buf)
+}
+
+// writeAnswer writes a call's answer, encoded into a recycled buffer: the
+// answer carries the tool's whole output, and growing a fresh buffer to it
+// on every call showed in the profile.
+func (s *Server) writeAnswer(w http.ResponseWriter, v CallResponse) {
+	buf := s.answerBufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	writeJSONBuf(w, http.StatusOK, v, buf)
+	if buf.Cap() <= maxPooledAnswer { // a rare huge answer's buffer is not kept
+		s.answerBufs.Put(buf)
+	}
+}
+
+const maxPooledAnswer = 256 << 10
+
+func writeJSONBuf(w http.ResponseWriter, status int, v any, buf *bytes.Buffer) {
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		// Only our own types are encoded here; failing means a bug.
 		http.Error(w, `{"error":"encode the answer: internal error"}`, http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", fmt.Sprint(buf.Len()))
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -117,7 +118,8 @@ type Server struct {
 	public  map[string]bool // patterns that need no token
 	now     func() time.Time
 
-	inFlight atomic.Int64 // tool calls running now
+	inFlight   atomic.Int64 // tool calls running now
+	answerBufs sync.Pool    // *bytes.Buffer for call answers
 
 	switchMu sync.Mutex // one Switch at a time, so metrics and logs follow the order of switches
 
@@ -142,6 +144,7 @@ func NewServer(opts Options) (*Server, error) {
 		now:    time.Now,
 		turns:  make(map[string]*turn),
 	}
+	s.answerBufs.New = func() any { return new(bytes.Buffer) }
 	m, err := newMetrics(opts.Registry,
 		func() float64 { return float64(s.turnsRunning()) },
 		func() float64 { return float64(s.inFlight.Load()) })

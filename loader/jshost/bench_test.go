@@ -51,12 +51,23 @@ func BenchmarkLoad20Cached(b *testing.B) {
 }
 
 func benchCall(b *testing.B, exec string) {
+	benchCallWant(b, exec, "x!")
+}
+
+// benchCallWant calls a tool with an environment the size of a typical
+// process environment, as the executor passes it.
+func benchCallWant(b *testing.B, exec, want string) {
 	s, _ := loadTools(b, project(b, map[string]string{"tools/t.ts": tool(exec)}), Options{}, "tools/t.ts")
 	mustLoad(b, s)
 	args := json.RawMessage(`{"q":"x"}`)
+	env := map[string]string{}
+	for i := range 40 {
+		env[fmt.Sprintf("VARIABLE_%02d", i)] = strings.Repeat("v", 30)
+	}
+	cc := CallContext{SessionID: "s", Agent: "a", Env: env}
 	for b.Loop() {
-		r, err := s.Call(context.Background(), "t", args, CallContext{SessionID: "s", Agent: "a"})
-		if err != nil || r.Output != "x!" {
+		r, err := s.Call(context.Background(), "t", args, cc)
+		if err != nil || (want != "" && r.Output != want) {
 			b.Fatal(r, err)
 		}
 	}
@@ -69,6 +80,23 @@ func BenchmarkCallAsync(b *testing.B) {
 
 func BenchmarkCallAsyncTimer(b *testing.B) {
 	benchCall(b, "async execute(a) { await new Promise((r) => setTimeout(r, 0)); return a.q + '!' }")
+}
+
+// BenchmarkCallEnv reads context.env and context.signal.
+func BenchmarkCallEnv(b *testing.B) {
+	benchCall(b, "execute(a, c) { return c.signal.aborted ? '' : a.q + (c.env.VARIABLE_01 ? '!' : '?') }")
+}
+
+// BenchmarkCallJSON returns about 10 KB of JSON, as the bench's catalog tool.
+func BenchmarkCallJSON(b *testing.B) {
+	benchCallWant(b, `execute(a) {
+		const items = []
+		for (let i = 0; i < 64; i++) {
+			items.push({ id: i, sku: 'SKU-' + (1000 + i), name: 'Catalog item number ' + i, price: Math.round(i * 1.37 * 100) / 100,
+				tags: ['bench', i % 2 ? 'odd' : 'even'], stock: i % 3 !== 0 })
+		}
+		return { page: 1, items }
+	}`, "")
 }
 
 func FuzzHeadOf(f *testing.F) {

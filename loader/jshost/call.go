@@ -35,12 +35,14 @@ func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (
 		return Result{Output: err.Error(), IsError: true}, nil
 	}
 	out, isErr, healthy := w.call(cctx, args, cc, p.watch, stopped)
-	p.release()
+	// Back in the pool before the slot is free: a caller that takes the slot
+	// then finds this runtime instead of making a new one.
 	if healthy {
 		p.put(w)
 	} else {
 		w.discard()
 	}
+	p.release()
 	if isErr {
 		return Result{Output: out, IsError: true}, nil
 	}
@@ -72,10 +74,10 @@ func (w *worker) call(cctx context.Context, args json.RawMessage, cc CallContext
 		gmu.Unlock()
 	}()
 
-	v, ctrl, err := w.start(args, cc)
+	v, c, err := w.start(args, cc)
 	if err == nil {
-		if pr, ok := v.Export().(*goja.Promise); ok {
-			v, err = w.await(cctx, g, pr, ctrl)
+		if pr, ok := asPromise(v); ok {
+			v, err = w.await(cctx, g, pr, c)
 		}
 	}
 	why := g.finish()
@@ -100,32 +102,18 @@ func (w *worker) call(cctx context.Context, args json.RawMessage, cc CallContext
 }
 
 // start calls execute with the parsed args and a fresh context object.
-func (w *worker) start(args json.RawMessage, cc CallContext) (goja.Value, *goja.Object, error) {
-	vm := w.vm
-	argv, err := w.jsonParse(goja.Undefined(), vm.ToValue(string(args)))
+func (w *worker) start(args json.RawMessage, cc CallContext) (goja.Value, *callContext, error) {
+	argv, err := w.jsonParse(goja.Undefined(), w.vm.ToValue(string(args)))
 	if err != nil {
 		return nil, nil, err
 	}
-	ctrl, err := vm.New(w.abortCtor)
-	if err != nil {
-		return nil, nil, err
-	}
-	env := vm.NewObject()
-	for k, v := range cc.Env {
-		_ = env.Set(k, v)
-	}
-	c := vm.NewObject()
-	_ = c.Set("sessionId", cc.SessionID)
-	_ = c.Set("agent", cc.Agent)
-	_ = c.Set("directory", w.h.opts.Root)
-	_ = c.Set("env", env)
-	_ = c.Set("signal", ctrl.Get("signal"))
-	v, err := w.execute(w.export, argv, c)
-	return v, ctrl, err
+	c := w.newCallContext(cc)
+	v, err := w.execute(w.export, argv, c.obj)
+	return v, c, err
 }
 
 // await runs the loop until the promise settles or the guard kills the call.
-func (w *worker) await(cctx context.Context, g *guard, pr *goja.Promise, ctrl *goja.Object) (goja.Value, error) {
+func (w *worker) await(cctx context.Context, g *guard, pr *goja.Promise, c *callContext) (goja.Value, error) {
 	done := cctx.Done()
 	for pr.State() == goja.PromiseStatePending {
 		select {
@@ -135,7 +123,7 @@ func (w *worker) await(cctx context.Context, g *guard, pr *goja.Promise, ctrl *g
 			}
 		case <-done:
 			done = nil // abort once; the guard ends the call after the grace
-			if err := w.abort(cctx, ctrl); err != nil {
+			if err := w.abort(cctx, c); err != nil {
 				return nil, err
 			}
 		case <-g.dead:
@@ -148,14 +136,20 @@ func (w *worker) await(cctx context.Context, g *guard, pr *goja.Promise, ctrl *g
 	return pr.Result(), nil
 }
 
-// abort aborts context.signal with a TimeoutError or an AbortError.
-func (w *worker) abort(cctx context.Context, ctrl *goja.Object) error {
+// abort aborts context.signal with a TimeoutError or an AbortError. The
+// controller is made now if the module has not read the signal yet, so a
+// later read sees it aborted.
+func (w *worker) abort(cctx context.Context, c *callContext) error {
+	ctrl, err := c.controller()
+	if err != nil {
+		return uncatchable(err)
+	}
 	reason := w.domError("The operation was aborted: the caller went away", "AbortError")
 	if errors.Is(context.Cause(cctx), errTimedOut) || errors.Is(context.Cause(cctx), context.DeadlineExceeded) {
 		reason = w.domError("The operation timed out", "TimeoutError")
 	}
 	fn, _ := goja.AssertFunction(ctrl.Get("abort"))
-	_, err := fn(ctrl, reason)
+	_, err = fn(ctrl, reason)
 	return uncatchable(err)
 }
 
@@ -170,7 +164,7 @@ func (w *worker) output(v goja.Value) (string, error) {
 	if v == nil || goja.IsUndefined(v) {
 		return "", nil
 	}
-	if s, ok := v.Export().(string); ok {
+	if s, ok := asString(v); ok {
 		return s, nil
 	}
 	r, err := w.jsonStringify(goja.Undefined(), v, goja.Null(), w.vm.ToValue(2))

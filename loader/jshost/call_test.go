@@ -250,3 +250,30 @@ func TestHeapWatchdog(t *testing.T) {
 		t.Fatalf("ok after hog = %+v", ok)
 	}
 }
+
+func TestCallArgs(t *testing.T) {
+	s, _ := loadTools(t, project(t, map[string]string{"tools/echo.ts": tool("execute(a) { return a }")}), Options{}, "tools/echo.ts")
+	mustLoad(t, s)
+	cases := []struct{ args, want, wantErr string }{
+		{``, "{}", ""},
+		{` {"a": [1, "x"]} `, "{\n  \"a\": [\n    1,\n    \"x\"\n  ]\n}", ""},
+		{"\n\t{}", "{}", ""},
+		{`[1]`, "", "call tool echo: arguments must be a JSON object"},
+		{`"x"`, "", "call tool echo: arguments must be a JSON object"},
+		{` null`, "", "call tool echo: arguments must be a JSON object"},
+		{`{"a":`, "", "call tool echo: arguments are not JSON: unexpected end of JSON input"},
+		{`{} {}`, "", "call tool echo: arguments are not JSON: invalid character '{' after top-level value"},
+	}
+	for _, c := range cases {
+		r, err := s.Call(t.Context(), "echo", json.RawMessage(c.args), CallContext{})
+		if c.wantErr != "" {
+			if err == nil || err.Error() != c.wantErr {
+				t.Errorf("args %q: err = %v, want %q", c.args, err, c.wantErr)
+			}
+			continue
+		}
+		if err != nil || r.Output != c.want {
+			t.Errorf("args %q = %+v %v, want %q", c.args, r, err, c.want)
+		}
+	}
+}

@@ -76,6 +76,7 @@ func (w *worker) setup() error {
 	}
 	w.factories = factories.ToObject(vm)
 	w.abortCtor = vm.Get("AbortController")
+	w.installLazySetters()
 	jsonObj := vm.Get("JSON").ToObject(vm)
 	w.jsonParse, _ = goja.AssertFunction(jsonObj.Get("parse"))
 	w.jsonStringify, _ = goja.AssertFunction(jsonObj.Get("stringify"))

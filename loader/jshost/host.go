@@ -5,6 +5,7 @@
 package jshost
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -63,7 +64,10 @@ type Failure struct{ Name, Source, Reason string }
 // CallContext is what execute's context carries besides directory and signal.
 type CallContext struct {
 	SessionID, Agent string
-	Env              map[string]string
+	// Env is read when the module first reads context.env, which may be
+	// after Call returns (a module may keep its context): do not change it
+	// once passed. The host never writes to it.
+	Env map[string]string
 }
 
 // Result is what a call answers.
@@ -202,11 +206,12 @@ func (s *Set) Call(ctx context.Context, name string, args json.RawMessage, cc Ca
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	var probe any
-	if err := json.Unmarshal(args, &probe); err != nil {
+	if !json.Valid(args) { // validating spares decoding the whole value just to check it
+		var probe any
+		err := json.Unmarshal(args, &probe)
 		return Result{}, fmt.Errorf("call tool %s: arguments are not JSON: %w", name, err)
 	}
-	if _, isObj := probe.(map[string]any); !isObj {
+	if i := bytes.IndexFunc(args, notJSONSpace); i < 0 || args[i] != '{' {
 		return Result{}, fmt.Errorf("call tool %s: arguments must be a JSON object", name)
 	}
 	s.mu.Lock()
@@ -219,6 +224,8 @@ func (s *Set) Call(ctx context.Context, name string, args json.RawMessage, cc Ca
 	defer s.running.Done()
 	return p.call(ctx, args, cc)
 }
+
+func notJSONSpace(r rune) bool { return r != ' ' && r != '\t' && r != '\n' && r != '\r' }
 
 // Close frees the runtimes; calls already running finish first.
 func (s *Set) Close() {

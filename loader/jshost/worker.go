@@ -24,7 +24,8 @@ type worker struct {
 	mods                     map[string]goja.Value // required modules
 	jsonParse, jsonStringify goja.Callable
 	abortCtor                goja.Value
-	factories                *goja.Object // node: modules written in JS
+	lazySet                  [2]goja.Value // setters of context.env and context.signal
+	factories                *goja.Object  // node: modules written in JS
 	req                      *require.RequireModule
 }
 
