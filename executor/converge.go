@@ -105,7 +105,7 @@ func (e *Executor) dropDir(dir string) {
 
 func (e *Executor) hostOptions() jshost.Options {
 	return jshost.Options{Bundler: e.bundler, Logger: e.cfg.Logger, DefaultTimeout: e.cfg.DefaultTimeout,
-		TempDir: os.TempDir()}
+		TempDir: os.TempDir(), Directory: e.cfg.Workspace}
 }
 
 // converge makes the release d points at the served one. A pointer that

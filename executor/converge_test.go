@@ -694,3 +694,31 @@ func TestConvergeReleaseFolders(t *testing.T) {
 	n.waitConverged(r3)
 	n.waitDirs(r3)
 }
+
+// Tools work on the executor's workspace, not on the release folder: what
+// the memory tool writes survives the next release.
+func TestConvergeWorkspaceSurvivesReleases(t *testing.T) {
+	t.Parallel()
+	withMemory := func(version string) map[string]string {
+		files := cproject(version)
+		files["beeuni.yaml"] = strings.Replace(convergeManifest, "tools:\n", "tools:\n  memory: beeuni:memory\n", 1)
+		return files
+	}
+	f := newFleet(t, withMemory("v1"))
+	ws := t.TempDir()
+	n := startNode(t, "e1", t.TempDir(), f.natsURL, func(c *Config) { c.Workspace = ws })
+	n.waitConverged(f.first.ID)
+	got := n.call("memory", `{"command": "create", "path": "memory/notes/a.md", "file_text": "remember me"}`)
+	if got.IsError {
+		t.Fatalf("memory create: %+v", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(ws, "memory", "notes", "a.md")); err != nil || string(b) != "remember me" {
+		t.Fatalf("the note is not in the workspace: %q, %v", b, err)
+	}
+	rec := f.release("v2", withMemory("v2"))
+	n.waitConverged(rec.ID)
+	got = n.call("memory", `{"command": "view", "path": "memory/notes/a.md"}`)
+	if got.IsError || !strings.Contains(got.Output, "remember me") || got.Release != rec.ID {
+		t.Fatalf("after the switch: %+v, want the note from %s", got, rec.ID)
+	}
+}

@@ -39,6 +39,11 @@ type Config struct {
 	ID      string
 	Project string
 	DataDir string // bbolt, the content cache, laid-out releases
+	// Workspace is the project checkout tools work on: context.directory
+	// and the base of their relative paths (memory/ notes live there). It is
+	// kept apart from the release folders, which are replaced at every
+	// release. Default: DATA/workspace.
+	Workspace string
 	Harness loader.Harness
 	// TrustKey, when set, is the controller's public key: a pointer or
 	// record whose signature does not verify is refused. Content digests are
@@ -124,7 +129,10 @@ func NewExecutor(cfg Config) (*Executor, error) {
 	if cfg.DataDir == "" {
 		return nil, errors.New("new executor: no data folder: pass --data DIR")
 	}
-	for _, d := range []string{releasesDir(cfg.DataDir), casDir(cfg.DataDir)} {
+	if cfg.Workspace == "" {
+		cfg.Workspace = filepath.Join(cfg.DataDir, "workspace")
+	}
+	for _, d := range []string{releasesDir(cfg.DataDir), casDir(cfg.DataDir), cfg.Workspace} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("new executor: make %s: %w", d, err)
 		}

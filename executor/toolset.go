@@ -107,7 +107,8 @@ func LoadToolSet(ctx context.Context, release, dir string, h loader.Harness, opt
 // Release is the id of the release this set was loaded from.
 func (ts *ToolSet) Release() string { return ts.release }
 
-// Dir is the checkout the set was loaded from (context.directory of calls).
+// Dir is the release folder the set was loaded from (its modules resolve
+// there; calls work on the executor's workspace, not here).
 func (ts *ToolSet) Dir() string { return ts.dir }
 
 // Project is the manifest the set was loaded from.

@@ -31,7 +31,7 @@ func (a *app) addExecutorFlags(fl interface {
 
 // executorCmd is `beeuni executor`: one sandbox executor.
 func (a *app) executorCmd(ctx context.Context, args []string) int {
-	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--harness experimental|default] [--trust-key FILE] [--token T] [--nats URL] [--project NAME]"
+	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--dir CHECKOUT] [--harness experimental|default] [--trust-key FILE] [--token T] [--nats URL] [--project NAME]"
 	fl := a.newFlags("executor", usage)
 	var nf netFlags
 	a.addNetFlags(fl, &nf)
@@ -40,6 +40,7 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 	id := fl.String("id", defaultID(), "this executor's id in the fleet")
 	listen := fl.String("listen", executor.DefaultAddr, "HTTP address of the tool API")
 	data := fl.String("data", "", "data folder: loaded tool set, content cache, releases (default: .beeuni/executor-ID)")
+	workspace := fl.String("dir", ".", "the project checkout tools work on: context.directory and their relative paths (memory/ notes)")
 	trust := fl.String("trust-key", a.getenv("BEEUNI_TRUST_KEY"), "the controller's public key (signing.key.pub): refuse releases it did not sign (env BEEUNI_TRUST_KEY)")
 	pos, code, ok := parseOrUsage(fl, args)
 	if !ok {
@@ -57,6 +58,13 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 	if *data == "" {
 		*data = filepath.Join(".beeuni", "executor-"+*id)
 	}
+	// A sandbox's checkout may be made empty at first (memory/ grows there).
+	_ = os.MkdirAll(*workspace, 0o755)
+	ws, err := projectDir(*workspace)
+	if err != nil {
+		a.errorf(nil, "--dir: %v", err)
+		return exitUsage
+	}
 	var pub ed25519.PublicKey
 	if *trust != "" {
 		if pub, err = release.LoadPublicKey(*trust); err != nil {
@@ -68,7 +76,7 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 	if pub == nil {
 		log.Warn("no --trust-key: release signatures are not checked (content digests still are)")
 	}
-	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, "."), DataDir: *data, Harness: h,
+	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, ws), DataDir: *data, Workspace: ws, Harness: h,
 		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: failpoint(a.getenv("BEEUNI_FAILPOINT")),
 		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()}})
 	if err != nil {

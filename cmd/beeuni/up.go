@@ -104,7 +104,7 @@ func (a *app) up(ctx context.Context, args []string) int {
 		return exitFailure
 	}
 	ex, err := executor.NewExecutor(executor.Config{ID: "local", Project: name, DataDir: filepath.Join(dataDir, "executor"),
-		Harness: h, TrustKey: key.Public().(ed25519.PublicKey), Bus: bus, DefaultTimeout: ef.timeout, Logger: log,
+		Workspace: repoDir, Harness: h, TrustKey: key.Public().(ed25519.PublicKey), Bus: bus, DefaultTimeout: ef.timeout, Logger: log,
 		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg}})
 	if err != nil {
 		a.errorf(nil, "%v", err)

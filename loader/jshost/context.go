@@ -25,7 +25,7 @@ func (w *worker) newCallContext(cc CallContext) *callContext {
 	o := c.obj
 	_ = o.Set("sessionId", cc.SessionID)
 	_ = o.Set("agent", cc.Agent)
-	_ = o.Set("directory", w.h.opts.Root)
+	_ = o.Set("directory", w.h.opts.Directory)
 	// Getters per call (they know their context, even after the call has
 	// ended); setters are shared: assigning makes a plain data property.
 	_ = o.DefineAccessorProperty("env", vm.ToValue(c.getEnv), w.lazySet[0], goja.FLAG_TRUE, goja.FLAG_TRUE)

@@ -308,7 +308,7 @@ func (w *worker) process() *goja.Object {
 	_ = p.Set("versions", map[string]string{"node": "22.0.0"})
 	_ = p.Set("argv", []string{"beeuni"})
 	_ = p.Set("pid", 1)
-	_ = p.Set("cwd", func() string { return w.h.opts.Root })
+	_ = p.Set("cwd", func() string { return w.h.opts.Directory })
 	_ = p.Set("exit", func(code goja.Value) {
 		panic(vm.NewGoError(fmt.Errorf("process.exit(%s) is not available to tools: return or throw instead", code)))
 	})

@@ -41,7 +41,12 @@ type Spec struct {
 
 // Options configure a Set.
 type Options struct {
-	Root           string          // the checkout: context.directory, and where Path resolves
+	Root string // where module paths resolve: the release (or the working tree)
+	// Directory is the project checkout the tools work on: context.directory,
+	// process.cwd() and the base of relative fs paths (default: Root). An
+	// executor keeps it apart from the release folder, which is replaced at
+	// every release, so what tools write there (memory/ notes) survives.
+	Directory      string
 	TempDir        string          // where spilled output goes (default os.TempDir())
 	DefaultTimeout time.Duration   // default 60s
 	MaxHeapBytes   uint64          // heap watchdog limit (0: DefaultMaxHeapBytes)
@@ -149,6 +154,9 @@ func Load(ctx context.Context, specs []Spec, opts Options) *Set {
 }
 
 func withDefaults(o Options) Options {
+	if o.Directory == "" {
+		o.Directory = o.Root
+	}
 	if o.TempDir == "" {
 		o.TempDir = os.TempDir()
 	}

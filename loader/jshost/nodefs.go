@@ -193,7 +193,7 @@ func (w *worker) fsPath(v goja.Value) string {
 		}
 	}
 	if !filepath.IsAbs(s) {
-		s = filepath.Join(w.h.opts.Root, s)
+		s = filepath.Join(w.h.opts.Directory, s)
 	}
 	return s
 }

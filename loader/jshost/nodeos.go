@@ -63,7 +63,7 @@ func (w *worker) addFileURL(m *goja.Object) {
 	})
 	_ = m.Set("pathToFileURL", func(p string) goja.Value {
 		if !filepath.IsAbs(p) {
-			p = filepath.Join(w.h.opts.Root, p)
+			p = filepath.Join(w.h.opts.Directory, p)
 		}
 		u := url.URL{Scheme: "file", Path: p}
 		v, err := vm.New(vm.Get("URL"), vm.ToValue(u.String()))

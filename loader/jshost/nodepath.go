@@ -31,7 +31,7 @@ func (w *worker) pathModule() *goja.Object {
 			}
 		}
 		if !strings.HasPrefix(r, "/") {
-			r = w.h.opts.Root + "/" + r
+			r = w.h.opts.Directory + "/" + r
 		}
 		return path.Clean(r)
 	}
