@@ -70,6 +70,44 @@ func (a *app) dialOp(ctx context.Context, n *netCmd, name string) (*opSession, e
 
 func (s *opSession) close() { _ = s.bus.Close() }
 
+// startOp parses an operator command's flags, lets check refuse the
+// positional arguments (bad usage: exit 2, with the usage), and dials NATS.
+// When ok is false the command returns code; else it closes s.
+func (a *app) startOp(ctx context.Context, fs *flag.FlagSet, n *netCmd, args []string, name string, check func(pos []string) error) (s *opSession, pos []string, code int, ok bool) {
+	pos, code, ok = parseOrUsage(fs, args)
+	if !ok {
+		return nil, nil, code, false
+	}
+	if err := check(pos); err != nil {
+		a.errorf(nil, "%s: %v", name, err)
+		fs.Usage()
+		return nil, nil, exitUsage, false
+	}
+	s, err := a.dialOp(ctx, n, name)
+	if err != nil {
+		return nil, nil, a.opFail(err), false
+	}
+	return s, pos, exitOK, true
+}
+
+// noArgs refuses any positional argument.
+func noArgs(pos []string) error {
+	if len(pos) != 0 {
+		return fmt.Errorf("unexpected argument %q", pos[0])
+	}
+	return nil
+}
+
+// releaseIDs wants exactly n release ids; what names them in the message.
+func releaseIDs(n int, what string) func([]string) error {
+	return func(pos []string) error {
+		if len(pos) != n {
+			return fmt.Errorf("want %s, got %d arguments", what, len(pos))
+		}
+		return nil
+	}
+}
+
 // opFail prints err and returns its exit code: 2 for a usage error, else 1.
 func (a *app) opFail(err error) int {
 	a.errorf(nil, "%v", err)

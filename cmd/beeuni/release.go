@@ -70,22 +70,14 @@ func (a *app) releaseLs(ctx context.Context, args []string) int {
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	limit := fs.Int("limit", defaultLsLimit, "show the newest N releases (0: all)")
 	a.addNetCmdFlags(fs, &n, true)
-	pos, code, ok := parseOrUsage(fs, args)
+	s, _, code, ok := a.startOp(ctx, fs, &n, args, "release ls", func(pos []string) error {
+		if *limit < 0 {
+			return fmt.Errorf("--limit %d: want 0 (all) or more", *limit)
+		}
+		return noArgs(pos)
+	})
 	if !ok {
 		return code
-	}
-	if *limit < 0 {
-		a.errorf(nil, "release ls: --limit %d: want 0 (all) or more", *limit)
-		return exitUsage
-	}
-	if len(pos) != 0 {
-		a.errorf(nil, "release ls: unexpected argument %q", pos[0])
-		fs.Usage()
-		return exitUsage
-	}
-	s, err := a.dialOp(ctx, &n, "release ls")
-	if err != nil {
-		return a.opFail(err)
 	}
 	defer s.close()
 	ptr, err := s.desired(ctx)
@@ -170,18 +162,9 @@ func (a *app) releaseShow(ctx context.Context, args []string) int {
 	var n netCmd
 	asJSON := fs.Bool("json", false, "print the full record as JSON")
 	a.addNetCmdFlags(fs, &n, true)
-	pos, code, ok := parseOrUsage(fs, args)
+	s, pos, code, ok := a.startOp(ctx, fs, &n, args, "release show", releaseIDs(1, "one release id"))
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 {
-		a.errorf(nil, "release show: want one release id, got %d arguments", len(pos))
-		fs.Usage()
-		return exitUsage
-	}
-	s, err := a.dialOp(ctx, &n, "release show")
-	if err != nil {
-		return a.opFail(err)
 	}
 	defer s.close()
 	id, err := s.resolveID(ctx, pos[0])
@@ -270,18 +253,9 @@ func (a *app) releaseDiff(ctx context.Context, args []string) int {
 	var n netCmd
 	asJSON := fs.Bool("json", false, "print the changes as JSON")
 	a.addNetCmdFlags(fs, &n, true)
-	pos, code, ok := parseOrUsage(fs, args)
+	s, pos, code, ok := a.startOp(ctx, fs, &n, args, "release diff", releaseIDs(2, "two release ids (older, newer)"))
 	if !ok {
 		return code
-	}
-	if len(pos) != 2 {
-		a.errorf(nil, "release diff: want two release ids (older, newer), got %d arguments", len(pos))
-		fs.Usage()
-		return exitUsage
-	}
-	s, err := a.dialOp(ctx, &n, "release diff")
-	if err != nil {
-		return a.opFail(err)
 	}
 	defer s.close()
 	var recs [2]*release.Record
@@ -361,18 +335,9 @@ func (a *app) releaseReplay(ctx context.Context, args []string) int {
 	fs := a.newFlags("release replay", "release replay ID [--nats URL] [--project NAME] [--dir DIR]")
 	var n netCmd
 	a.addNetCmdFlags(fs, &n, false)
-	pos, code, ok := parseOrUsage(fs, args)
+	s, pos, code, ok := a.startOp(ctx, fs, &n, args, "release replay", releaseIDs(1, "one release id"))
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 {
-		a.errorf(nil, "release replay: want one release id, got %d arguments", len(pos))
-		fs.Usage()
-		return exitUsage
-	}
-	s, err := a.dialOp(ctx, &n, "release replay")
-	if err != nil {
-		return a.opFail(err)
 	}
 	defer s.close()
 	id, err := s.resolveID(ctx, pos[0])

@@ -54,18 +54,9 @@ func (a *app) status(ctx context.Context, args []string) int {
 	var n netCmd
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	a.addNetCmdFlags(fs, &n, true)
-	pos, code, ok := parseOrUsage(fs, args)
+	s, _, code, ok := a.startOp(ctx, fs, &n, args, "status", noArgs)
 	if !ok {
 		return code
-	}
-	if len(pos) != 0 {
-		a.errorf(nil, "status: unexpected argument %q", pos[0])
-		fs.Usage()
-		return exitUsage
-	}
-	s, err := a.dialOp(ctx, &n, "status")
-	if err != nil {
-		return a.opFail(err)
 	}
 	defer s.close()
 	ptr, err := s.desired(ctx)
