@@ -29,11 +29,37 @@ const maxLinkTarget = 4096
 // (every entry with its type, mode and content, and nothing else: each file
 // is hashed again); otherwise WriteTree fails and leaves it untouched.
 func WriteTree(dst string, rec *Record, open func(digest string) (io.ReadCloser, error)) error {
+	return WriteTreeWith(dst, rec, open, WriteOptions{})
+}
+
+// WriteOptions change how WriteTreeWith lays a release out.
+type WriteOptions struct {
+	// Link, when set, names a local file that holds digest's content, or
+	// says there is none. The file must be read-only (0444), its content
+	// verified against digest and fsynced when it was stored (an executor's
+	// content cache). Regular files are then hard-linked from it instead of
+	// copied: no copy, no hashing again, no fsync per file (the inode's data
+	// is durable already; the folder fsyncs and the rename still make the
+	// layout atomic and durable).
+	//
+	// With Link the whole folder is read-only, since a link shares its
+	// inode with the cache: files 0444, executables 0555 (those are copied,
+	// a link cannot change the mode). A digest Link does not name, or whose
+	// link fails (another file system), is copied from open as WriteTree
+	// does.
+	Link func(digest string) (path string, ok bool)
+}
+
+// readOnly reports whether the layout's files are read-only.
+func (o WriteOptions) readOnly() bool { return o.Link != nil }
+
+// WriteTreeWith is WriteTree with options; see WriteOptions.
+func WriteTreeWith(dst string, rec *Record, open func(digest string) (io.ReadCloser, error), opts WriteOptions) error {
 	if err := VerifyRecord(rec); err != nil {
 		return fmt.Errorf("lay out release %s: %w", rec.ID, err)
 	}
 	if _, err := os.Lstat(dst); err == nil {
-		if err := checkTree(dst, rec); err != nil {
+		if err := checkTree(dst, rec, opts.readOnly()); err != nil {
 			return fmt.Errorf("lay out release %s: %s exists and does not hold this release (%w); remove it", rec.ID, dst, err)
 		}
 		return nil
@@ -48,7 +74,7 @@ func WriteTree(dst string, rec *Record, open func(digest string) (io.ReadCloser,
 	if err != nil {
 		return fmt.Errorf("lay out release %s: %w", rec.ID, err)
 	}
-	if err := layOut(tmp, rec, open); err != nil {
+	if err := layOut(tmp, rec, open, opts); err != nil {
 		os.RemoveAll(tmp)
 		return fmt.Errorf("lay out release %s: %w", rec.ID, err)
 	}
@@ -62,7 +88,7 @@ func WriteTree(dst string, rec *Record, open func(digest string) (io.ReadCloser,
 	return nil
 }
 
-func layOut(root string, rec *Record, open func(string) (io.ReadCloser, error)) error {
+func layOut(root string, rec *Record, open func(string) (io.ReadCloser, error), opts WriteOptions) error {
 	if err := os.Chmod(root, 0o755); err != nil {
 		return err
 	}
@@ -78,7 +104,7 @@ func layOut(root string, rec *Record, open func(string) (io.ReadCloser, error)) 
 				dirs[d] = true
 			}
 		}
-		if err := writeEntry(full, e, open); err != nil {
+		if err := writeEntry(full, e, open, opts); err != nil {
 			return err
 		}
 	}
@@ -96,29 +122,70 @@ func layOut(root string, rec *Record, open func(string) (io.ReadCloser, error)) 
 	return nil
 }
 
-func writeEntry(full string, e Entry, open func(string) (io.ReadCloser, error)) error {
+func writeEntry(full string, e Entry, open func(string) (io.ReadCloser, error), opts WriteOptions) error {
+	if e.Mode == ModeSymlink {
+		return writeSymlink(full, e, open)
+	}
+	perm := layoutPerm(e.Mode, opts.readOnly())
+	if e.Mode == ModeFile && opts.Link != nil {
+		if src, ok := opts.Link(e.Digest); ok && linkFile(src, full, e, perm) {
+			return nil
+		}
+	}
 	rc, err := open(e.Digest)
 	if err != nil {
 		return fmt.Errorf("fetch content of %s (%s): %w", e.Path, e.Digest, err)
 	}
 	defer rc.Close()
-	if e.Mode == ModeSymlink {
-		b, err := io.ReadAll(io.LimitReader(rc, maxLinkTarget+1))
-		if err != nil {
-			return fmt.Errorf("fetch content of %s: %w", e.Path, err)
-		}
-		if err := VerifyContent(e, b); err != nil {
-			return err
-		}
-		if err := CheckLinkTarget(e.Path, string(b)); err != nil {
-			return err
-		}
-		return os.Symlink(string(b), full)
+	return copyFile(full, e, rc, perm)
+}
+
+// layoutPerm is the permission a laid-out file of mode m gets.
+func layoutPerm(m Mode, readOnly bool) fs.FileMode {
+	perm := entryMode(m).Perm()
+	if readOnly {
+		perm &^= 0o222
 	}
-	perm := fs.FileMode(0o644)
-	if e.Mode == ModeExecutable {
-		perm = 0o755
+	return perm
+}
+
+// linkFile hard-links src to full and reports whether the result is a
+// regular file of e's size with mode perm; otherwise it removes the link
+// and the caller copies instead.
+func linkFile(src, full string, e Entry, perm fs.FileMode) bool {
+	if os.Link(src, full) != nil {
+		return false
 	}
+	fi, err := os.Lstat(full)
+	if err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() == perm && fi.Size() == e.Size {
+		return true
+	}
+	os.Remove(full)
+	return false
+}
+
+func writeSymlink(full string, e Entry, open func(string) (io.ReadCloser, error)) error {
+	rc, err := open(e.Digest)
+	if err != nil {
+		return fmt.Errorf("fetch content of %s (%s): %w", e.Path, e.Digest, err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, maxLinkTarget+1))
+	if err != nil {
+		return fmt.Errorf("fetch content of %s: %w", e.Path, err)
+	}
+	if err := VerifyContent(e, b); err != nil {
+		return err
+	}
+	if err := CheckLinkTarget(e.Path, string(b)); err != nil {
+		return err
+	}
+	return os.Symlink(string(b), full)
+}
+
+// copyFile writes rc to full with mode perm, checking its SHA-256 and size
+// against e, and fsyncs it.
+func copyFile(full string, e Entry, rc io.Reader, perm fs.FileMode) error {
 	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
@@ -148,7 +215,7 @@ func writeEntry(full string, e Entry, open func(string) (io.ReadCloser, error)) 
 }
 
 // checkTree reports the first way dir differs from rec's entries.
-func checkTree(dir string, rec *Record) error {
+func checkTree(dir string, rec *Record, readOnly bool) error {
 	want := make(map[string]Entry, len(rec.Entries))
 	for _, e := range rec.Entries {
 		want[e.Path] = e
@@ -168,7 +235,7 @@ func checkTree(dir string, rec *Record) error {
 			return fmt.Errorf("%s is not in the release", rel)
 		}
 		seen++
-		return checkFile(p, e, d)
+		return checkFile(p, e, d, readOnly)
 	})
 	if err != nil {
 		return err
@@ -179,7 +246,7 @@ func checkTree(dir string, rec *Record) error {
 	return nil
 }
 
-func checkFile(p string, e Entry, d fs.DirEntry) error {
+func checkFile(p string, e Entry, d fs.DirEntry, readOnly bool) error {
 	info, err := d.Info()
 	if err != nil {
 		return err
@@ -192,7 +259,7 @@ func checkFile(p string, e Entry, d fs.DirEntry) error {
 			return err
 		}
 		content = []byte(target)
-	case e.Mode != ModeSymlink && info.Mode().IsRegular() && info.Mode().Perm() == entryMode(e.Mode).Perm():
+	case e.Mode != ModeSymlink && info.Mode().IsRegular() && info.Mode().Perm() == layoutPerm(e.Mode, readOnly):
 		if content, err = os.ReadFile(p); err != nil {
 			return err
 		}

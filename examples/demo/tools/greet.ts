@@ -14,6 +14,7 @@ export default {
     const name = String(args.name ?? '').trim()
     if (!name) throw new Error('name is empty: pass who to greet, e.g. {"name": "Ada"}')
     const end = args.excited ? '!' : '.'
-    return `Hello, ${name}${end} (from agent ${context.agent}, session ${context.sessionId})`
+    const session = context.sessionId ? `, session ${context.sessionId}` : ''
+    return `Hello, ${name}${end} (from agent ${context.agent}${session})`
   },
 }
