@@ -2,12 +2,9 @@ package executor
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,6 +95,11 @@ func (e *Executor) dropDir(dir string) {
 		return
 	}
 	delete(e.dirs, dir)
+	// Kept as the spare for the next layout to take over when there is
+	// none: making folders costs more than emptying them.
+	if _, err := os.Lstat(spareDir(e.cfg.DataDir)); err != nil && os.Rename(dir, spareDir(e.cfg.DataDir)) == nil {
+		return
+	}
 	if err := os.RemoveAll(dir); err != nil {
 		e.log.Warn("remove an old release folder", "dir", dir, "error", err)
 	}
@@ -140,10 +142,14 @@ func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
 	// Counted before the layout: an older set of this release (a replay
 	// while a turn holds it) being freed now must not remove the folder.
 	e.useDir(dir)
-	if err := release.WriteTree(dir, rec, e.opener(ctx)); err != nil {
+	err = e.prefetch(ctx, rec)
+	if err == nil {
+		err = release.WriteTreeWith(dir, rec, e.opener(ctx), release.WriteOptions{Link: e.cached, Reuse: spareDir(e.cfg.DataDir)})
+	}
+	if err != nil {
 		e.dropDir(dir)
 		if ctx.Err() == nil {
-			e.fail(ctx, rec.ID, d.revision, err) // WriteTree's error names the release
+			e.fail(ctx, rec.ID, d.revision, err) // both errors name the release
 		}
 		return retryable(err)
 	}
@@ -163,7 +169,7 @@ func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
 	old := e.srv.Current()
 	e.srv.Switch(ts)
 	e.failpoint("switched")
-	err = e.db.Update(func(tx *store.Tx) error { return tx.Put(bucketActive, keyActive, act) })
+	err = e.bundles.flushWith(func(tx *store.Tx) error { return tx.Put(bucketActive, keyActive, act) })
 	if err != nil {
 		// Serving is right; a restart loads the older set again, so its
 		// folder is kept (until that restart removes the stale ones).
@@ -241,49 +247,6 @@ func (e *Executor) open(raw []byte, into any) error {
 		return release.Verify(e.cfg.TrustKey, env, into)
 	}
 	return json.Unmarshal(env.Payload, into)
-}
-
-// opener serves content from the local content-addressed cache, fetching
-// only what it lacks from NATS; WriteTree verifies every file it writes.
-func (e *Executor) opener(ctx context.Context) func(digest string) (io.ReadCloser, error) {
-	return func(digest string) (io.ReadCloser, error) {
-		if err := events.CheckDigest(digest); err != nil {
-			return nil, err
-		}
-		p := filepath.Join(casDir(e.cfg.DataDir), digest)
-		if f, err := os.Open(p); err == nil {
-			return f, nil
-		}
-		if err := e.fetch(ctx, digest, p); err != nil {
-			return nil, err
-		}
-		e.failpoint("fetch")
-		return os.Open(p)
-	}
-}
-
-// fetch downloads one digest into the cache atomically, checking its hash.
-func (e *Executor) fetch(ctx context.Context, digest, dst string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".fetch-*")
-	if err != nil {
-		return fmt.Errorf("fetch %s: %w", digest, err)
-	}
-	defer os.Remove(tmp.Name())
-	h := sha256.New()
-	err = e.bus.Load().GetContent(ctx, digest, io.MultiWriter(tmp, h))
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("fetch %s: %w", digest, err)
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != digest {
-		return fmt.Errorf("fetch %s: the content's sha256 is %s: %w", digest, got, release.ErrTampered)
-	}
-	return os.Rename(tmp.Name(), dst)
 }
 
 func (e *Executor) failpoint(step string) {

@@ -44,7 +44,7 @@ type Config struct {
 	// kept apart from the release folders, which are replaced at every
 	// release. Default: DATA/workspace.
 	Workspace string
-	Harness loader.Harness
+	Harness   loader.Harness
 	// TrustKey, when set, is the controller's public key: a pointer or
 	// record whose signature does not verify is refused. Content digests are
 	// verified always.
@@ -72,6 +72,7 @@ type Executor struct {
 	srv     *Server
 	db      *store.DB
 	bundler *bundle.Bundler
+	bundles *bundleCache // the bundler's cache, written behind
 	secrets atomic.Pointer[events.SecretWatcher]
 	bus     atomic.Pointer[events.Bus]
 
@@ -156,8 +157,8 @@ func NewExecutor(cfg Config) (*Executor, error) {
 	case e.addr == "":
 		e.addr = DefaultAddr
 	}
-	cache := db.BundleCache(bucketBundles).OnError(func(err error) { e.log.Warn("bundle cache", "error", err) })
-	e.bundler = bundle.New(cache)
+	e.bundles = newBundleCache(db, bucketBundles, func(err error) { e.log.Warn("bundle cache", "error", err) })
+	e.bundler = bundle.New(e.bundles)
 	so := cfg.Server
 	so.ID = cfg.ID
 	if so.Logger == nil {
@@ -201,14 +202,17 @@ func (e *Executor) Run(ctx context.Context) error {
 	wg.Go(func() { e.follow(ctx) })
 	wg.Go(func() { e.convergeLoop(ctx) })
 	wg.Go(func() { e.reportLoop(ctx) })
+	wg.Go(func() { e.bundles.run(ctx) })
 	wg.Wait()
 	e.wg.Wait()
+	e.bundles.flush() // what a converge ending with ctx put after run's last flush
 	close(errs)
 	return <-errs
 }
 
 // Close releases the state database. Call it after Run returned.
 func (e *Executor) Close() error {
+	e.bundles.flush() // when Run never ran
 	if b := e.bus.Load(); b != nil && e.cfg.Bus == nil {
 		b.Close()
 	}
@@ -301,3 +305,6 @@ func (e *Executor) notify() {
 
 func releasesDir(data string) string { return filepath.Join(data, "releases") }
 func casDir(data string) string      { return filepath.Join(data, "cas") }
+
+// spareDir is a freed release folder kept for the next layout to reuse.
+func spareDir(data string) string { return filepath.Join(data, "spare") }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 )
@@ -48,6 +50,13 @@ type WriteOptions struct {
 	// link fails (another file system), is copied from open as WriteTree
 	// does.
 	Link func(digest string) (path string, ok bool)
+
+	// Reuse, when set, is the folder of an earlier layout that
+	// WriteTreeWith may take over instead of making folders anew (making
+	// one costs far more than renaming or unlinking): it is renamed into the
+	// temp folder and emptied of every file and of the folders the release
+	// does not have, then laid out as a new one. Absent, it is not used.
+	Reuse string
 }
 
 // readOnly reports whether the layout's files are read-only.
@@ -70,9 +79,12 @@ func WriteTreeWith(dst string, rec *Record, open func(digest string) (io.ReadClo
 			os.RemoveAll(s)
 		}
 	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
-	if err != nil {
-		return fmt.Errorf("lay out release %s: %w", rec.ID, err)
+	tmp, ok := takeOver(opts.Reuse, parent, base, rec)
+	if !ok {
+		var err error
+		if tmp, err = os.MkdirTemp(parent, "."+base+".tmp-"); err != nil {
+			return fmt.Errorf("lay out release %s: %w", rec.ID, err)
+		}
 	}
 	if err := layOut(tmp, rec, open, opts); err != nil {
 		os.RemoveAll(tmp)
@@ -84,6 +96,54 @@ func WriteTreeWith(dst string, rec *Record, open func(digest string) (io.ReadClo
 	}
 	if err := syncDir(parent); err != nil {
 		return fmt.Errorf("lay out release %s: sync %s: %w", rec.ID, parent, err)
+	}
+	return nil
+}
+
+// takeOver renames reuse to a temp folder of dst and empties it, keeping
+// the folders rec needs; it reports false when there is nothing to take.
+func takeOver(reuse, parent, base string, rec *Record) (string, bool) {
+	if reuse == "" {
+		return "", false
+	}
+	tmp := filepath.Join(parent, fmt.Sprintf(".%s.tmp-r%d", base, rand.Uint64()))
+	if os.Rename(reuse, tmp) != nil {
+		return "", false
+	}
+	keep := map[string]bool{}
+	for _, e := range rec.Entries {
+		for d := path.Dir(e.Path); d != "." && !keep[d]; d = path.Dir(d) {
+			keep[d] = true
+		}
+	}
+	if err := empty(tmp, "", keep); err != nil {
+		os.RemoveAll(tmp)
+		return "", false
+	}
+	return tmp, true
+}
+
+// empty removes from dir (rel inside the layout) every file, and every
+// folder not in keep; kept folders get mode 0755 again.
+func empty(dir, rel string, keep map[string]bool) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, d := range entries {
+		full, r := filepath.Join(dir, d.Name()), path.Join(rel, d.Name())
+		if d.IsDir() && keep[r] {
+			if err := os.Chmod(full, 0o755); err != nil {
+				return err
+			}
+			if err := empty(full, r, keep); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := os.RemoveAll(full); err != nil {
+			return err
+		}
 	}
 	return nil
 }

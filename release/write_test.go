@@ -153,3 +153,127 @@ func assertNoTemps(tb testing.TB, parent string, want int) {
 		tb.Fatalf("%s holds %q, want %d entries (no temp folders)", parent, names, want)
 	}
 }
+
+// cacheOf stores the content of rec's entries in a folder the way an
+// executor's cache does (read-only files named by digest) and returns a Link
+// naming them.
+func cacheOf(tb testing.TB, rec *Record, open func(string) (io.ReadCloser, error)) (string, func(string) (string, bool)) {
+	tb.Helper()
+	dir := tb.TempDir()
+	for _, e := range rec.Entries {
+		rc, err := open(e.Digest)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Digest), b, 0o444); err != nil && !errors.Is(err, os.ErrPermission) {
+			tb.Fatal(err)
+		}
+		os.Chmod(filepath.Join(dir, e.Digest), 0o444)
+	}
+	return dir, func(d string) (string, bool) { return filepath.Join(dir, d), true }
+}
+
+func TestWriteTreeWithLink(t *testing.T) {
+	rec, open := testOpener(t)
+	cache, link := cacheOf(t, rec, open)
+	byPath := map[string]Entry{}
+	for _, e := range rec.Entries {
+		byPath[e.Path] = e
+	}
+	// A cache file that is not read-only is not linked: it is copied.
+	os.Chmod(filepath.Join(cache, byPath["beeuni.yaml"].Digest), 0o644)
+	dst := filepath.Join(t.TempDir(), "r1")
+	if err := WriteTreeWith(dst, rec, open, WriteOptions{Link: link}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path, content string
+		mode          os.FileMode
+		linked        bool
+	}{
+		{"beeuni.yaml", "tools: []\n", 0o444, false},
+		{"tools/a.ts", "export default {}\n", 0o444, true},
+		{"bin/run", "#!/bin/sh\necho hi\n", 0o555, false}, // a link cannot change the mode
+	}
+	for _, tc := range tests {
+		full := filepath.Join(dst, tc.path)
+		b, err := os.ReadFile(full)
+		fi, serr := os.Lstat(full)
+		ci, cerr := os.Stat(filepath.Join(cache, byPath[tc.path].Digest))
+		if err != nil || serr != nil || cerr != nil || string(b) != tc.content || fi.Mode() != tc.mode || os.SameFile(fi, ci) != tc.linked {
+			t.Errorf("%s: %q %v %v %v mode %v linked %v; want %q mode %v linked %v", tc.path, b, err, serr, cerr, fi.Mode(),
+				os.SameFile(fi, ci), tc.content, tc.mode, tc.linked)
+		}
+	}
+	if target, err := os.Readlink(filepath.Join(dst, "tools/b.ts")); err != nil || target != "a.ts" {
+		t.Errorf("tools/b.ts is not a symlink to a.ts: %q %v", target, err)
+	}
+	// Done already: the read-only folder is accepted as this release.
+	if err := WriteTreeWith(dst, rec, open, WriteOptions{Link: link}); err != nil {
+		t.Errorf("WriteTreeWith over a complete dst = %v, want nil", err)
+	}
+	// A Link naming nothing falls back to copying from open.
+	dst2 := filepath.Join(t.TempDir(), "r1")
+	none := func(d string) (string, bool) { return filepath.Join(cache, "missing-"+d), true }
+	if err := WriteTreeWith(dst2, rec, open, WriteOptions{Link: none}); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkTree(dst2, rec, true); err != nil {
+		t.Errorf("layout without cache files: %v", err)
+	}
+}
+
+func TestWriteTreeReuse(t *testing.T) {
+	rec, open := testOpener(t)
+	parent := t.TempDir()
+	spare := filepath.Join(parent, "spare")
+	// An earlier layout, with what the release does not have: a stray file,
+	// a stray folder, a symlink where the release has a folder.
+	for _, d := range []string{"tools/old", "gone/deep"} {
+		if err := os.MkdirAll(filepath.Join(spare, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"tools/a.ts", "tools/old/x.ts", "gone/deep/y", "stray"} {
+		if err := os.WriteFile(filepath.Join(spare, p), []byte("old"), 0o444); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("tools", filepath.Join(spare, "bin")); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(spare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, link := cacheOf(t, rec, open)
+	dst := filepath.Join(parent, "r1")
+	if err := WriteTreeWith(dst, rec, open, WriteOptions{Link: link, Reuse: spare}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Errorf("the spare folder was not taken over")
+	}
+	if err := checkTree(dst, rec, true); err != nil {
+		t.Errorf("reused layout: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dst, "tools/old")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a folder the release does not have survived: %v", err)
+	}
+	assertNoTemps(t, parent, 1)
+	// No spare any more: the next layout makes its folders.
+	dst2 := filepath.Join(parent, "r2")
+	if err := WriteTreeWith(dst2, rec, open, WriteOptions{Link: link, Reuse: spare}); err != nil {
+		t.Fatal(err)
+	}
+	assertNoTemps(t, parent, 2)
+}
