@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/beeuni/beeuni/controller"
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/executor"
+	"github.com/beeuni/beeuni/internal/gitrepo"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
@@ -114,24 +114,7 @@ func startFleet(ctx context.Context, dir string, files map[string]string) (*flee
 
 // commit writes files into the work tree and commits them to main.
 func (f *fleet) commit(files map[string]string) (string, error) {
-	if err := writeTree(f.repoDir, files); err != nil {
-		return "", err
-	}
-	wt, err := f.git.Worktree()
-	if err != nil {
-		return "", err
-	}
-	for name := range files {
-		if _, err := wt.Add(name); err != nil {
-			return "", fmt.Errorf("git add %s: %w", name, err)
-		}
-	}
-	h, err := wt.Commit("bench change", &git.CommitOptions{AllowEmptyCommits: true,
-		Author: &object.Signature{Name: "Bench", Email: "bench@example.com", When: time.Now()}})
-	if err != nil {
-		return "", fmt.Errorf("git commit: %w", err)
-	}
-	return h.String(), nil
+	return gitrepo.Commit(f.repoDir, "bench change", files)
 }
 
 // hook calls the merge hook as CI would.

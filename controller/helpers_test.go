@@ -5,17 +5,16 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/events/natstest"
+	"github.com/beeuni/beeuni/internal/gitrepo"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
@@ -64,36 +63,14 @@ func (f *fixture) connect() *events.Bus {
 	return bus
 }
 
-// commit writes files (nil content deletes) and commits them to main.
+// commit writes files (gitrepo.Delete deletes) and commits them to main.
 func (f *fixture) commit(msg string, files map[string]string) string {
 	f.tb.Helper()
-	wt, err := f.repo.Worktree()
+	h, err := gitrepo.Commit(f.repoDir, msg, files)
 	if err != nil {
 		f.tb.Fatal(err)
 	}
-	for name, content := range files {
-		p := filepath.Join(f.repoDir, name)
-		if content == "\x00delete" {
-			if _, err := wt.Remove(name); err != nil {
-				f.tb.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			f.tb.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			f.tb.Fatal(err)
-		}
-		if _, err := wt.Add(name); err != nil {
-			f.tb.Fatal(err)
-		}
-	}
-	h, err := wt.Commit(msg, &git.CommitOptions{Author: &object.Signature{Name: "Ada", Email: "ada@example.com", When: time.Now()}, AllowEmptyCommits: true})
-	if err != nil {
-		f.tb.Fatal(err)
-	}
-	return h.String()
+	return h
 }
 
 // running is a controller running in a goroutine, stopped at cleanup.

@@ -18,11 +18,11 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/beeuni/beeuni/controller"
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/events/natstest"
+	"github.com/beeuni/beeuni/internal/gitrepo"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
@@ -162,28 +162,11 @@ func (f *fleet) trustKey() ed25519.PublicKey { return f.key.Public().(ed25519.Pu
 // commit writes files and commits them to main.
 func (f *fleet) commit(msg string, files map[string]string) string {
 	f.tb.Helper()
-	wt, err := f.repo.Worktree()
+	h, err := gitrepo.Commit(f.repoDir, msg, files)
 	if err != nil {
 		f.tb.Fatal(err)
 	}
-	for name, content := range files {
-		p := filepath.Join(f.repoDir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			f.tb.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			f.tb.Fatal(err)
-		}
-		if _, err := wt.Add(name); err != nil {
-			f.tb.Fatal(err)
-		}
-	}
-	h, err := wt.Commit(msg, &git.CommitOptions{Author: &object.Signature{Name: "Ada", Email: "ada@example.com", When: time.Now()},
-		AllowEmptyCommits: true})
-	if err != nil {
-		f.tb.Fatal(err)
-	}
-	return h.String()
+	return h
 }
 
 // release commits files, nudges the controller and waits until the fleet's

@@ -10,7 +10,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,13 +17,13 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/nats-io/nats-server/v2/server"
 
 	"github.com/beeuni/beeuni/controller"
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/events/natstest"
 	"github.com/beeuni/beeuni/executor"
+	"github.com/beeuni/beeuni/internal/gitrepo"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
@@ -370,25 +369,9 @@ func (r *repo) commit(tb testing.TB, version string) string {
 }
 `,
 	}
-	wt, err := r.r.Worktree()
+	h, err := gitrepo.Commit(r.dir, "Answer "+version, files)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for name, content := range files {
-		p := filepath.Join(r.dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-		if _, err := wt.Add(name); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	h, err := wt.Commit("Answer "+version, &git.CommitOptions{Author: &object.Signature{Name: "Ada", Email: "ada@example.com", When: time.Now()}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return h.String()
+	return h
 }

@@ -2,13 +2,10 @@ package process
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/beeuni/beeuni/internal/gitrepo"
 )
 
 // gitRepo is a real Git repository in a temp folder, on branch main.
@@ -22,9 +19,8 @@ type gitRepo struct {
 func newRepo(tb testing.TB, project string) *gitRepo {
 	tb.Helper()
 	dir := filepath.Join(tb.TempDir(), project)
-	_, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{InitOptions: git.InitOptions{DefaultBranch: "refs/heads/main"}})
-	if err != nil {
-		tb.Fatalf("git init %s: %v", dir, err)
+	if err := gitrepo.Init(dir); err != nil {
+		tb.Fatal(err)
 	}
 	return &gitRepo{tb: tb, dir: dir}
 }
@@ -39,32 +35,11 @@ func (r *gitRepo) commit(msg string, files map[string]string) string {
 // commitIn commits files to the repository at dir.
 func commitIn(tb testing.TB, dir, msg string, files map[string]string) string {
 	tb.Helper()
-	repo, err := git.PlainOpen(dir)
-	if err != nil {
-		tb.Fatalf("open repository %s: %v", dir, err)
-	}
-	wt, err := repo.Worktree()
+	h, err := gitrepo.Commit(dir, msg, files)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-		if _, err := wt.Add(name); err != nil {
-			tb.Fatalf("git add %s: %v", name, err)
-		}
-	}
-	sig := &object.Signature{Name: "e2e", Email: "e2e@example.com", When: time.Now()}
-	h, err := wt.Commit(msg, &git.CommitOptions{Author: sig, Committer: sig})
-	if err != nil {
-		tb.Fatalf("git commit in %s: %v", dir, err)
-	}
-	return h.String()
+	return h
 }
 
 // module is the source of a small tool module that answers "<name> <version>
