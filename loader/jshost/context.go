@@ -77,7 +77,7 @@ func (c *callContext) getSignal(goja.FunctionCall) goja.Value {
 // controller returns the call's AbortController, made on first use.
 func (c *callContext) controller() (*goja.Object, error) {
 	if c.ctrl == nil {
-		ctrl, err := c.w.vm.New(c.w.abortCtor)
+		ctrl, err := c.w.vm.New(c.w.abortController())
 		if err != nil {
 			return nil, err
 		}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/buffer"
-	"github.com/dop251/goja_nodejs/url"
+	_ "github.com/dop251/goja_nodejs/url" // registers the url module (URL, URLSearchParams)
 )
 
 //go:embed js/web.js
@@ -31,12 +31,22 @@ var (
 	nodeProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("beeuni:node.js", nodeJS, true) })
 )
 
-// setup installs the globals and the require function.
+// setup installs the globals and the require function. The globals that
+// cost (Buffer, URL, the web classes, console, process, crypto) are made
+// on first read (lazyGlobal); the order of the global's keys and their
+// flags are those of making them all here.
 func (w *worker) setup() error {
 	vm := w.vm
+	g := vm.GlobalObject()
 	w.req = w.h.registry.Enable(vm)
-	buffer.Enable(vm)
-	url.Enable(vm)
+	// The buffer module reads the global Uint8Array when it is made: keep
+	// the original in case a module replaces it before it first uses Buffer.
+	u8, _ := vm.Get("Uint8Array").(*goja.Object)
+	w.lazyGlobal("Buffer", true, func() goja.Value {
+		return w.withGlobal("Uint8Array", u8, func() goja.Value { return w.nativeModule("buffer").Get("Buffer") })
+	})
+	w.lazyGlobal("URL", true, func() goja.Value { return w.nativeModule("url").Get("URL") })
+	w.lazyGlobal("URLSearchParams", true, func() goja.Value { return w.nativeModule("url").Get("URLSearchParams") })
 	w.installTimers()
 	n := vm.NewObject()
 	must := func(err error) {
@@ -55,34 +65,33 @@ func (w *worker) setup() error {
 	must(n.Set("format", func(c goja.FunctionCall) goja.Value { return vm.ToValue(w.format(c.Arguments)) }))
 	must(n.Set("inspect", func(v goja.Value) string { return w.inspect(v) }))
 	must(n.Set("http", w.fetchNative))
-	for _, p := range []*goja.Program{webProgram()} {
-		fv, err := vm.RunProgram(p)
-		if err != nil {
-			return err
-		}
-		fn, _ := goja.AssertFunction(fv)
-		if _, err := fn(goja.Undefined(), vm.GlobalObject(), n); err != nil {
-			return err
-		}
-	}
-	fv, err := vm.RunProgram(nodeProgram())
+	w.natives = n
+	fv, err := vm.RunProgram(webProgram())
 	if err != nil {
 		return err
 	}
 	fn, _ := goja.AssertFunction(fv)
-	factories, err := fn(goja.Undefined(), vm.GlobalObject(), n)
+	getv, err := fn(goja.Undefined(), g, n)
 	if err != nil {
 		return err
 	}
-	w.factories = factories.ToObject(vm)
-	w.abortCtor = vm.Get("AbortController")
+	w.webGet, _ = goja.AssertFunction(getv)
+	for _, k := range webGlobals {
+		if k.eager {
+			must(g.DefineDataProperty(k.name, w.web(k.name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		} else {
+			w.lazyGlobal(k.name, false, func() goja.Value { return w.web(k.name) })
+		}
+	}
+	must(g.DefineDataProperty("globalThis", g, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	must(g.DefineDataProperty("self", g, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 	w.installLazySetters()
 	jsonObj := vm.Get("JSON").ToObject(vm)
 	w.jsonParse, _ = goja.AssertFunction(jsonObj.Get("parse"))
 	w.jsonStringify, _ = goja.AssertFunction(jsonObj.Get("stringify"))
-	must(vm.Set("console", w.console()))
+	w.lazyGlobal("console", true, func() goja.Value { return w.console() })
 	must(vm.Set("require", w.require))
-	must(vm.Set("process", w.process()))
+	w.lazyGlobal("process", true, func() goja.Value { return w.process() })
 	must(vm.Set("atob", func(s string) string {
 		b, err := base64.StdEncoding.DecodeString(strings.Map(dropSpace, s))
 		if err != nil {
@@ -106,12 +115,85 @@ func (w *worker) setup() error {
 		}
 		return base64.StdEncoding.EncodeToString(b)
 	}))
-	webCrypto := vm.NewObject()
-	c := w.cryptoModule()
-	must(webCrypto.Set("getRandomValues", c.Get("getRandomValues")))
-	must(webCrypto.Set("randomUUID", c.Get("randomUUID")))
-	must(vm.Set("crypto", webCrypto))
+	w.lazyGlobal("crypto", true, func() goja.Value {
+		webCrypto := vm.NewObject()
+		c := w.cryptoModule()
+		must(webCrypto.Set("getRandomValues", c.Get("getRandomValues")))
+		must(webCrypto.Set("randomUUID", c.Get("randomUUID")))
+		return webCrypto
+	})
 	return nil
+}
+
+// webGlobals are the globals of js/web.js in the order they were always
+// installed; eager ones are read through their descriptors by libraries.
+var webGlobals = []struct {
+	name  string
+	eager bool
+}{
+	{"Event", false}, {"EventTarget", false}, {"DOMException", false}, {"AbortController", false},
+	{"AbortSignal", false}, {"Headers", true}, {"Request", true}, {"Response", false},
+	{"fetch", true}, {"structuredClone", true}, {"TextEncoder", false}, {"TextDecoder", false},
+	{"queueMicrotask", true},
+}
+
+// web answers a web global as js/web.js made it (not as a module may have
+// replaced it on the global object).
+func (w *worker) web(name string) goja.Value {
+	v, err := w.webGet(goja.Undefined(), w.vm.ToValue(name))
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// nativeModule is a goja_nodejs module (buffer, url) through this
+// runtime's own require, cached by the registry, whatever the module did
+// to the global require.
+func (w *worker) nativeModule(name string) *goja.Object {
+	v, err := w.req.Require(name)
+	if err != nil {
+		panic(err)
+	}
+	return v.ToObject(w.vm)
+}
+
+// withGlobal runs make with the global name holding orig, as it did at
+// set-up, when a module has assigned another value to it since.
+func (w *worker) withGlobal(name string, orig *goja.Object, make func() goja.Value) goja.Value {
+	g := w.vm.GlobalObject()
+	cur := g.Get(name)
+	if orig == nil || cur == orig || g.DefineDataProperty(name, orig, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE) != nil {
+		return make()
+	}
+	defer func() { _ = g.Set(name, cur) }()
+	return make()
+}
+
+// nodeFactories runs js/node.js on first use: the node: modules written in JS.
+func (w *worker) nodeFactories() *goja.Object {
+	if w.factories == nil {
+		vm := w.vm
+		fv, err := vm.RunProgram(nodeProgram())
+		if err != nil {
+			panic(err)
+		}
+		fn, _ := goja.AssertFunction(fv)
+		f, err := fn(goja.Undefined(), vm.GlobalObject(), w.natives)
+		if err != nil {
+			panic(err)
+		}
+		w.factories = f.ToObject(vm)
+	}
+	return w.factories
+}
+
+// abortController is the AbortController class js/web.js made.
+func (w *worker) abortController() goja.Value {
+	if w.abortCtor == nil {
+		w.abortCtor = w.web("AbortController")
+	}
+	return w.abortCtor
 }
 
 func dropSpace(r rune) rune {
@@ -146,7 +228,7 @@ func (w *worker) require(c goja.FunctionCall) goja.Value {
 	}
 	vm := w.vm
 	factory := func(n string, args ...goja.Value) goja.Value {
-		f, _ := goja.AssertFunction(w.factories.Get(n))
+		f, _ := goja.AssertFunction(w.nodeFactories().Get(n))
 		v, err := f(goja.Undefined(), args...)
 		if err != nil {
 			panic(err)

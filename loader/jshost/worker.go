@@ -23,9 +23,11 @@ type worker struct {
 	execute                  goja.Callable
 	mods                     map[string]goja.Value // required modules
 	jsonParse, jsonStringify goja.Callable
-	abortCtor                goja.Value
+	abortCtor                goja.Value    // js/web.js's AbortController, once a call needs it
 	lazySet                  [2]goja.Value // setters of context.env and context.signal
-	factories                *goja.Object  // node: modules written in JS
+	natives                  *goja.Object  // Go bindings of js/web.js and js/node.js
+	webGet                   goja.Callable // js/web.js: a web global by name
+	factories                *goja.Object  // node: modules written in JS, once one is required
 	req                      *require.RequireModule
 }
 

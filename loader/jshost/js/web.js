@@ -1,78 +1,94 @@
 // Web globals for tool modules: events, abort, fetch, structuredClone.
-// Called once per runtime with the native bindings (n) written in Go.
+// Called once per runtime with the native bindings (n) written in Go; it
+// returns get(name), the value of a global. Groups of classes are made on
+// first use (the host installs most globals as accessors that call get),
+// so a module that uses none pays for none.
 (function (g, n) {
   'use strict'
   const def = (o, k, v) => Object.defineProperty(o, k, { value: v, writable: true, configurable: true, enumerable: false })
+  const once = (make) => { let v; return () => v || (v = make()) }
+  const BaseError = Error // as it was at set-up, even if a module replaces it before DOMException is made
 
-  class Event {
-    constructor(type, init) { this.type = String(type); this.defaultPrevented = false; this.cancelable = !!(init && init.cancelable); this.target = null; this.timeStamp = Date.now() }
-    preventDefault() { if (this.cancelable) this.defaultPrevented = true }
-    stopPropagation() {}
-    stopImmediatePropagation() { this._stop = true }
-  }
-  class EventTarget {
-    constructor() { def(this, '_listeners', new Map()) }
-    addEventListener(type, fn, opts) {
-      if (!fn) return
-      if (!this._listeners) def(this, '_listeners', new Map())
-      const once = typeof opts === 'object' && opts !== null && !!opts.once
-      const list = this._listeners.get(type) || []
-      if (list.some((l) => l.fn === fn)) return
-      list.push({ fn, once })
-      this._listeners.set(type, list)
-      if (opts && opts.signal) opts.signal.addEventListener('abort', () => this.removeEventListener(type, fn))
+  const events = once(() => {
+    class Event {
+      constructor(type, init) { this.type = String(type); this.defaultPrevented = false; this.cancelable = !!(init && init.cancelable); this.target = null; this.timeStamp = Date.now() }
+      preventDefault() { if (this.cancelable) this.defaultPrevented = true }
+      stopPropagation() {}
+      stopImmediatePropagation() { this._stop = true }
     }
-    removeEventListener(type, fn) {
-      const list = this._listeners && this._listeners.get(type)
-      if (list) this._listeners.set(type, list.filter((l) => l.fn !== fn))
-    }
-    dispatchEvent(ev) {
-      if (ev.target === null) try { ev.target = this } catch (e) {}
-      const handler = this['on' + ev.type]
-      if (typeof handler === 'function') handler.call(this, ev)
-      const list = (this._listeners && this._listeners.get(ev.type)) || []
-      for (const l of list.slice()) {
-        if (l.once) this.removeEventListener(ev.type, l.fn)
-        if (typeof l.fn === 'function') l.fn.call(this, ev); else l.fn.handleEvent(ev)
-        if (ev._stop) break
+    class EventTarget {
+      constructor() { def(this, '_listeners', new Map()) }
+      addEventListener(type, fn, opts) {
+        if (!fn) return
+        if (!this._listeners) def(this, '_listeners', new Map())
+        const once = typeof opts === 'object' && opts !== null && !!opts.once
+        const list = this._listeners.get(type) || []
+        if (list.some((l) => l.fn === fn)) return
+        list.push({ fn, once })
+        this._listeners.set(type, list)
+        if (opts && opts.signal) opts.signal.addEventListener('abort', () => this.removeEventListener(type, fn))
       }
-      return !ev.defaultPrevented
-    }
-  }
-
-  class DOMException extends Error {
-    constructor(message, name) { super(message); this.name = name || 'Error' }
-    get code() { return { AbortError: 20, TimeoutError: 23 }[this.name] || 0 }
-  }
-
-  class AbortSignal extends EventTarget {
-    constructor(key) { if (key !== n) throw new TypeError('Illegal constructor'); super(); this.aborted = false; this.reason = undefined; this.onabort = null }
-    throwIfAborted() { if (this.aborted) throw this.reason }
-    static abort(reason) { const c = new AbortController(); c.abort(reason); return c.signal }
-    static timeout(ms) {
-      const c = new AbortController()
-      g.setTimeout(() => c.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms)
-      return c.signal
-    }
-    static any(signals) {
-      const c = new AbortController()
-      for (const s of signals) {
-        if (s.aborted) { c.abort(s.reason); break }
-        s.addEventListener('abort', () => c.abort(s.reason), { once: true })
+      removeEventListener(type, fn) {
+        const list = this._listeners && this._listeners.get(type)
+        if (list) this._listeners.set(type, list.filter((l) => l.fn !== fn))
       }
-      return c.signal
+      dispatchEvent(ev) {
+        if (ev.target === null) try { ev.target = this } catch (e) {}
+        const handler = this['on' + ev.type]
+        if (typeof handler === 'function') handler.call(this, ev)
+        const list = (this._listeners && this._listeners.get(ev.type)) || []
+        for (const l of list.slice()) {
+          if (l.once) this.removeEventListener(ev.type, l.fn)
+          if (typeof l.fn === 'function') l.fn.call(this, ev); else l.fn.handleEvent(ev)
+          if (ev._stop) break
+        }
+        return !ev.defaultPrevented
+      }
     }
-  }
-  class AbortController {
-    constructor() { this.signal = new AbortSignal(n) }
-    abort(reason) {
-      const s = this.signal
-      if (s.aborted) return
-      s.aborted = true
-      s.reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason
-      s.dispatchEvent(new Event('abort'))
+    return { Event, EventTarget }
+  })
+
+  const domException = once(() => {
+    class DOMException extends BaseError {
+      constructor(message, name) { super(message); this.name = name || 'Error' }
+      get code() { return { AbortError: 20, TimeoutError: 23 }[this.name] || 0 }
     }
-  }
+    return DOMException
+  })
+
+  const abort = once(() => {
+    const { Event, EventTarget } = events()
+    const DOMException = domException()
+    class AbortSignal extends EventTarget {
+      constructor(key) { if (key !== n) throw new TypeError('Illegal constructor'); super(); this.aborted = false; this.reason = undefined; this.onabort = null }
+      throwIfAborted() { if (this.aborted) throw this.reason }
+      static abort(reason) { const c = new AbortController(); c.abort(reason); return c.signal }
+      static timeout(ms) {
+        const c = new AbortController()
+        g.setTimeout(() => c.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms)
+        return c.signal
+      }
+      static any(signals) {
+        const c = new AbortController()
+        for (const s of signals) {
+          if (s.aborted) { c.abort(s.reason); break }
+          s.addEventListener('abort', () => c.abort(s.reason), { once: true })
+        }
+        return c.signal
+      }
+    }
+    class AbortController {
+      constructor() { this.signal = new AbortSignal(n) }
+      abort(reason) {
+        const s = this.signal
+        if (s.aborted) return
+        s.aborted = true
+        s.reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason
+        s.dispatchEvent(new Event('abort'))
+      }
+    }
+    return { AbortSignal, AbortController }
+  })
 
   // bytes turns a body or buffer source into a Uint8Array (no copy when it is one).
   function bytes(v) {
@@ -133,7 +149,7 @@
       this.url = src ? src.url : String(new g.URL(String(input)))
       this.method = String(init.method || (src ? src.method : 'GET')).toUpperCase()
       this.headers = new Headers(init.headers || (src ? src.headers : undefined))
-      this.signal = init.signal || (src ? src.signal : null) || new AbortController().signal
+      this.signal = init.signal || (src ? src.signal : null) || new (abort().AbortController)().signal
       this.redirect = init.redirect || (src ? src.redirect : 'follow')
       this._init(init.body !== undefined ? init.body : (src ? src._bytes : null), this.headers)
       if (this._bytes && (this.method === 'GET' || this.method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.')
@@ -141,24 +157,27 @@
     clone() { return new Request(this) }
   }
 
-  class Response extends Body {
-    constructor(body, init) {
-      super()
-      init = init || {}
-      this.status = init.status === undefined ? 200 : init.status
-      this.statusText = init.statusText || ''
-      this.headers = new Headers(init.headers)
-      this.url = init.url || ''
-      this.redirected = !!init.redirected
-      this.type = 'default'
-      this._init(body, this.headers)
+  const response = once(() => {
+    class Response extends Body {
+      constructor(body, init) {
+        super()
+        init = init || {}
+        this.status = init.status === undefined ? 200 : init.status
+        this.statusText = init.statusText || ''
+        this.headers = new Headers(init.headers)
+        this.url = init.url || ''
+        this.redirected = !!init.redirected
+        this.type = 'default'
+        this._init(body, this.headers)
+      }
+      get ok() { return this.status >= 200 && this.status < 300 }
+      clone() { return new Response(this._bytes && new Uint8Array(this._bytes), this) }
+      static json(data, init) { const h = new Headers(init && init.headers); h.set('content-type', 'application/json'); return new Response(JSON.stringify(data), Object.assign({}, init, { headers: h })) }
+      static error() { const r = new Response(null, { status: 0 }); r.type = 'error'; return r }
+      static redirect(url, status) { return new Response(null, { status: status || 302, headers: { location: String(url) } }) }
     }
-    get ok() { return this.status >= 200 && this.status < 300 }
-    clone() { return new Response(this._bytes && new Uint8Array(this._bytes), this) }
-    static json(data, init) { const h = new Headers(init && init.headers); h.set('content-type', 'application/json'); return new Response(JSON.stringify(data), Object.assign({}, init, { headers: h })) }
-    static error() { const r = new Response(null, { status: 0 }); r.type = 'error'; return r }
-    static redirect(url, status) { return new Response(null, { status: status || 302, headers: { location: String(url) } }) }
-  }
+    return Response
+  })
 
   function fetch(input, init) {
     return new Promise((resolve, reject) => {
@@ -176,7 +195,7 @@
         if (err) { reject(new TypeError('fetch failed: ' + err)); return }
         const h = new Headers()
         for (let i = 0; i < headers.length; i += 2) h.append(headers[i], headers[i + 1])
-        resolve(new Response(new Uint8Array(body), { status, statusText, headers: h, url, redirected }))
+        resolve(new (response())(new Uint8Array(body), { status, statusText, headers: h, url, redirected }))
       })
       signal.addEventListener('abort', onAbort)
     })
@@ -185,7 +204,7 @@
   function structuredClone(value) {
     const seen = new Map()
     const clone = (v) => {
-      if (typeof v === 'function' || typeof v === 'symbol') throw new DOMException(String(v) + ' could not be cloned.', 'DataCloneError')
+      if (typeof v === 'function' || typeof v === 'symbol') throw new (domException())(String(v) + ' could not be cloned.', 'DataCloneError')
       if (v === null || typeof v !== 'object') return v
       if (seen.has(v)) return seen.get(v)
       let out
@@ -204,31 +223,42 @@
     return clone(value)
   }
 
-  class TextEncoder {
-    get encoding() { return 'utf-8' }
-    encode(s) { return n.encode(s === undefined ? '' : String(s)) }
-    encodeInto(s, dest) { const b = n.encode(String(s)); const k = Math.min(b.length, dest.length); dest.set(b.subarray(0, k)); return { read: s.length, written: k } }
-  }
-  class TextDecoder {
-    constructor(label, opts) {
-      const l = String(label === undefined ? 'utf-8' : label).toLowerCase()
-      if (l !== 'utf-8' && l !== 'utf8' && l !== 'unicode-1-1-utf-8') throw new RangeError(`The "${label}" encoding is not supported: tools have utf-8 only`)
-      this.encoding = 'utf-8'; this.fatal = !!(opts && opts.fatal); this.ignoreBOM = !!(opts && opts.ignoreBOM)
+  const text = once(() => {
+    class TextEncoder {
+      get encoding() { return 'utf-8' }
+      encode(s) { return n.encode(s === undefined ? '' : String(s)) }
+      encodeInto(s, dest) { const b = n.encode(String(s)); const k = Math.min(b.length, dest.length); dest.set(b.subarray(0, k)); return { read: s.length, written: k } }
     }
-    decode(input) {
-      if (input === undefined) return ''
-      let s = n.decode(bytes(input), this.fatal)
-      if (!this.ignoreBOM && s.charCodeAt(0) === 0xfeff) s = s.slice(1)
-      return s
+    class TextDecoder {
+      constructor(label, opts) {
+        const l = String(label === undefined ? 'utf-8' : label).toLowerCase()
+        if (l !== 'utf-8' && l !== 'utf8' && l !== 'unicode-1-1-utf-8') throw new RangeError(`The "${label}" encoding is not supported: tools have utf-8 only`)
+        this.encoding = 'utf-8'; this.fatal = !!(opts && opts.fatal); this.ignoreBOM = !!(opts && opts.ignoreBOM)
+      }
+      decode(input) {
+        if (input === undefined) return ''
+        let s = n.decode(bytes(input), this.fatal)
+        if (!this.ignoreBOM && s.charCodeAt(0) === 0xfeff) s = s.slice(1)
+        return s
+      }
     }
-  }
 
-  const globals = {
-    Event, EventTarget, DOMException, AbortController, AbortSignal, Headers, Request, Response,
-    fetch, structuredClone, TextEncoder, TextDecoder,
+    return { TextEncoder, TextDecoder }
+  })
+
+  // Made now: core-js reads these through their property descriptors.
+  const now = {
+    Headers, Request, fetch, structuredClone,
     queueMicrotask: (fn) => { Promise.resolve().then(() => fn()) },
   }
-  for (const k of Object.keys(globals)) def(g, k, globals[k])
-  def(g, 'globalThis', g)
-  def(g, 'self', g)
+  return (k) => {
+    switch (k) {
+      case 'Event': case 'EventTarget': return events()[k]
+      case 'DOMException': return domException()
+      case 'AbortController': case 'AbortSignal': return abort()[k]
+      case 'Response': return response()
+      case 'TextEncoder': case 'TextDecoder': return text()[k]
+    }
+    return now[k]
+  }
 })
