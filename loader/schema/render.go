@@ -173,3 +173,23 @@ func (r *run) checkArrayItems(n *node) {
 	}
 	eachSubschema(n, func(_ string, sub *node) { r.checkArrayItems(sub) })
 }
+
+// dropMessage words a finding for keywords moved to the description:
+// what the provider does, and whether beeuni still checks them (formats
+// are annotations it does not check).
+func dropMessage(names []string, what string) string {
+	var checked []string
+	for _, n := range names {
+		if n != "format" {
+			checked = append(checked, n)
+		}
+	}
+	msg := strings.Join(names, ", ") + " moved to the description: " + what
+	if len(checked) > 0 {
+		msg += "; beeuni still enforces " + strings.Join(checked, ", ") + " when validating"
+	}
+	if len(checked) < len(names) {
+		msg += "; beeuni does not check formats (an annotation)"
+	}
+	return msg
+}

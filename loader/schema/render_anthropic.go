@@ -1,7 +1,5 @@
 package schema
 
-import "strings"
-
 // Request limits of Anthropic strict tool use [S8].
 const (
 	anthropicStrictTools    = 20
@@ -153,7 +151,7 @@ func (s *strictPass) anthropicNode(n *node) {
 	}
 	if len(notes) > 0 {
 		describe(n, notes)
-		s.run.add("AS-DROP", SeverityWarning, n.ptr, "%s moved to the description: strict tool use does not support it; beeuni still enforces it when validating", strings.Join(names, ", "))
+		s.run.add("AS-DROP", SeverityWarning, n.ptr, "%s", dropMessage(names, "strict tool use does not support it"))
 	}
 	if mi := n.get("minItems"); mi != nil && mi.raw != "0" && mi.raw != "1" {
 		n.del("minItems")

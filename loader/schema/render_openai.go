@@ -1,9 +1,6 @@
 package schema
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // openAIMaxTools is the Chat Completions cap: "A max of 128 functions are
 // supported" (§3.4).
@@ -185,7 +182,7 @@ func (s *strictPass) drop(n *node) {
 		return
 	}
 	describe(n, notes)
-	s.run.add("OS-DROP", SeverityWarning, n.ptr, "%s moved to the description: constraint not sent to the model; beeuni still enforces it when validating", strings.Join(names, ", "))
+	s.run.add("OS-DROP", SeverityWarning, n.ptr, "%s", dropMessage(names, "constraint not sent to the model"))
 }
 
 // object closes an object schema and makes every property required,
