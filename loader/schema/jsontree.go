@@ -34,8 +34,9 @@ type node struct {
 }
 
 type member struct {
-	key string // decoded
-	val *node
+	key    string // decoded
+	val    *node
+	rawKey string // the key token as written, when parsed; written back as is
 }
 
 // dupKey is an object key that appears more than once.
@@ -132,7 +133,7 @@ func (p *parser) string() (string, string, error) {
 		case '"':
 			p.pos++
 			raw := string(p.data[start:p.pos])
-			if !escaped {
+			if !escaped && utf8.ValidString(raw) {
 				return raw, raw[1 : len(raw)-1], nil
 			}
 			var s string
@@ -165,7 +166,7 @@ func (p *parser) object(n *node, ptr string) error {
 		if p.data[p.pos] != '"' {
 			return errNotJSON
 		}
-		_, key, err := p.string()
+		rawKey, key, err := p.string()
 		if err != nil {
 			return err
 		}
@@ -197,7 +198,7 @@ func (p *parser) object(n *node, ptr string) error {
 		if seen != nil {
 			seen[key] = struct{}{}
 		}
-		n.members = append(n.members, &member{key: key, val: v})
+		n.members = append(n.members, &member{key: key, val: v, rawKey: rawKey})
 	}
 }
 
@@ -325,6 +326,13 @@ func (n *node) set(key string, v *node) {
 	n.members = append(n.members, kv(key, v))
 }
 
+// rename gives the member key the name to (a keyword rewrite).
+func (n *node) rename(key, to string) {
+	if i := n.index(key); i >= 0 {
+		n.members[i] = &member{key: to, val: n.members[i].val}
+	}
+}
+
 // insertAt puts members at position i.
 func (n *node) insertAt(i int, ms ...*member) {
 	n.members = append(n.members[:i], append(ms, n.members[i:]...)...)
@@ -374,7 +382,7 @@ func (n *node) clone() *node {
 	if n.members != nil {
 		c.members = make([]*member, len(n.members))
 		for i, m := range n.members {
-			c.members[i] = kv(m.key, m.val.clone())
+			c.members[i] = &member{key: m.key, val: m.val.clone(), rawKey: m.rawKey}
 		}
 	}
 	return &c
@@ -394,6 +402,14 @@ func (n *node) size() int {
 
 // --- writing
 
+// quotedKey is the key as JSON: as written when parsed, else encoded.
+func (m *member) quotedKey() string {
+	if m.rawKey != "" {
+		return m.rawKey
+	}
+	return quoteJSON(m.key)
+}
+
 // compact writes the tree as compact JSON, scalars as they were written.
 func (n *node) compact(b *bytes.Buffer) {
 	switch n.kind {
@@ -403,7 +419,7 @@ func (n *node) compact(b *bytes.Buffer) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(quoteJSON(m.key))
+			b.WriteString(m.quotedKey())
 			b.WriteByte(':')
 			m.val.compact(b)
 		}
@@ -429,7 +445,7 @@ func (n *node) bytes() []byte {
 }
 
 // pretty writes the tree indented by two spaces; an object or array whose
-// values are all scalars stays on one line (`{"type": "string"}`,
+// values are all scalars (or empty) stays on one line (`{"type": "string"}`,
 // `["query"]`), the layout of SPEC-beyond 3.2.
 func (n *node) pretty(b *bytes.Buffer, indent int) {
 	switch n.kind {
@@ -443,22 +459,22 @@ func (n *node) pretty(b *bytes.Buffer, indent int) {
 	if n.kind == kArray {
 		open, close, count = '[', ']', len(n.items)
 	}
-	child := func(i int) (string, *node) {
+	child := func(i int) *node {
 		if n.kind == kArray {
-			return "", n.items[i]
+			return n.items[i]
 		}
-		return n.members[i].key, n.members[i].val
+		return n.members[i].val
 	}
 	flat := true
 	for i := range count {
-		if _, v := child(i); v.kind == kObject || v.kind == kArray {
+		if v := child(i); len(v.members) > 0 || len(v.items) > 0 {
 			flat = false
 			break
 		}
 	}
 	b.WriteByte(open)
 	for i := range count {
-		k, v := child(i)
+		v := child(i)
 		switch {
 		case flat && i > 0:
 			b.WriteString(", ")
@@ -470,7 +486,7 @@ func (n *node) pretty(b *bytes.Buffer, indent int) {
 			b.WriteString(strings.Repeat("  ", indent+1))
 		}
 		if n.kind == kObject {
-			b.WriteString(quoteJSON(k))
+			b.WriteString(n.members[i].quotedKey())
 			b.WriteString(": ")
 		}
 		v.pretty(b, indent+1)

@@ -153,7 +153,7 @@ func (g *gem) node(n *node, isRoot bool) {
 			n.del("oneOf")
 			g.run.add("GM-ONEOF", SeverityWarning, n.ptr, "oneOf next to anyOf removed: Gemini's Schema has no oneOf")
 		} else {
-			n.members[n.index("oneOf")].key = "anyOf"
+			n.rename("oneOf", "anyOf")
 			g.run.add("GM-ONEOF", SeverityInfo, n.ptr, "oneOf sent as anyOf: the model is not told that only one may match")
 		}
 	}
@@ -417,7 +417,7 @@ func (g *gem) fields(n *node, allowed map[string]bool) {
 // documents for responseJsonSchema (--gemini-schema json).
 func (g *gem) jsonSchema(n *node) *node {
 	if n.has("definitions") && !n.has("$defs") {
-		n.members[n.index("definitions")].key = "$defs"
+		n.rename("definitions", "$defs")
 		renameRefs(n, "#/definitions/", "#/$defs/")
 	}
 	g.jsonNode(n)

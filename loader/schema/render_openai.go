@@ -116,7 +116,7 @@ func (s *strictPass) node(n *node, isRoot bool) {
 		if n.has("anyOf") {
 			s.fallback("OS-ONEOF", n.ptr, "oneOf next to anyOf cannot become anyOf")
 		} else {
-			n.members[n.index("oneOf")].key = "anyOf"
+			n.rename("oneOf", "anyOf")
 			s.run.add("OS-ONEOF", SeverityInfo, n.ptr, "oneOf sent as anyOf: the model is not told that only one may match (beeuni validates the original when it validates)")
 		}
 	}
