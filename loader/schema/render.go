@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -192,4 +193,42 @@ func dropMessage(names []string, what string) string {
 		msg += "; beeuni does not check formats (an annotation)"
 	}
 	return msg
+}
+
+// Rendering is the JSON answer of `beeuni tools render --json` (and of
+// GET /beeuni/render, which sets Release).
+type Rendering struct {
+	Provider     string          `json:"provider"`
+	API          string          `json:"api"`                     // chat or responses for the openai providers, else ""
+	GeminiSchema string          `json:"gemini_schema,omitempty"` // openapi or json for gemini
+	Agent        string          `json:"agent"`
+	Release      string          `json:"release,omitempty"`
+	Tools        json.RawMessage `json:"tools"`
+	Findings     []Finding       `json:"findings"`
+}
+
+// NewRendering fills a Rendering from a Render result.
+func NewRendering(opts Options, agent string, res Result, notLoaded []Finding) Rendering {
+	opts, _ = opts.withDefaults()
+	r := Rendering{Provider: string(opts.Provider), Agent: agent, Tools: res.Tools,
+		Findings: append(append([]Finding{}, notLoaded...), res.Findings...)}
+	switch opts.Provider {
+	case OpenAI, OpenAIStrict:
+		r.API = opts.API
+	case Gemini:
+		r.GeminiSchema = opts.GeminiSchema
+	}
+	return r
+}
+
+// JSON encodes v (a Rendering, or any answer holding findings) the way
+// render prints: key order kept, no HTML escaping, Pretty's layout.
+func JSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return Pretty(bytes.TrimSpace(b.Bytes())), nil
 }
