@@ -78,44 +78,48 @@ func (g *gem) openAPI(n *node) *node {
 }
 
 // inline replaces every local $ref with a copy of its target (GM-REF).
+// The schema's own subschemas go first, so the merged copy (already
+// inlined) is not walked again.
 func (g *gem) inline(n *node, stack []*node) {
 	if !n.isObject() {
 		return
-	}
-	if i := n.index("$ref"); i >= 0 {
-		ref := n.members[i].val
-		n.members = slices.Delete(n.members, i, i+1)
-		target, ok := (*node)(nil), false
-		if ref.kind == kString {
-			target, ok = resolveLocal(g.orig, ref.str)
-		}
-		switch {
-		case !ok:
-			g.run.add("GM-REF", SeverityWarning, n.ptr, "$ref %s is not a local reference that can be inlined: left out", noteValue(ref))
-		case slices.Contains(stack, target):
-			g.run.add("GM-REF", SeverityError, n.ptr, "recursive $ref %s cannot be inlined into Gemini's Schema: render with --gemini-schema json (parametersJsonSchema takes $ref)", noteValue(ref))
-		default:
-			g.budget -= target.size()
-			if g.budget < 0 {
-				g.run.add("GM-REF", SeverityError, n.ptr, "inlining $ref %s makes the schema too large: render with --gemini-schema json", noteValue(ref))
-				break
-			}
-			c := target.clone()
-			g.inline(c, append(stack, target))
-			var add []*member
-			for _, m := range c.members {
-				if !n.has(m.key) {
-					add = append(add, m)
-				}
-			}
-			n.insertAt(i, add...)
-		}
 	}
 	eachSubschema(n, func(kw string, sub *node) {
 		if kw != "$defs" && kw != "definitions" {
 			g.inline(sub, stack)
 		}
 	})
+	i := n.index("$ref")
+	if i < 0 {
+		return
+	}
+	ref := n.members[i].val
+	n.members = slices.Delete(n.members, i, i+1)
+	target, ok := (*node)(nil), false
+	if ref.kind == kString {
+		target, ok = resolveLocal(g.orig, ref.str)
+	}
+	switch {
+	case !ok:
+		g.run.add("GM-REF", SeverityWarning, n.ptr, "$ref %s is not a local reference that can be inlined: left out", noteValue(ref))
+		return
+	case slices.Contains(stack, target):
+		g.run.add("GM-REF", SeverityError, n.ptr, "recursive $ref %s cannot be inlined into Gemini's Schema: render with --gemini-schema json (parametersJsonSchema takes $ref)", noteValue(ref))
+		return
+	}
+	if g.budget -= target.size(); g.budget < 0 {
+		g.run.add("GM-REF", SeverityError, n.ptr, "inlining $ref %s makes the schema too large: render with --gemini-schema json", noteValue(ref))
+		return
+	}
+	c := target.clone()
+	g.inline(c, append(stack, target))
+	var add []*member
+	for _, m := range c.members {
+		if !n.has(m.key) {
+			add = append(add, m)
+		}
+	}
+	n.insertAt(i, add...)
 }
 
 // node rewrites one schema bottom-up into Gemini's Schema.

@@ -162,7 +162,7 @@ func TestRenderErrors(t *testing.T) {
 		{"7 array without items, openai", tool("arr", `{"type":"object","properties":{"paths":{"type":"array"}}}`), schema.Options{Provider: schema.OpenAI}, "OA-ARRAY-ITEMS", schema.SeverityError, "array schema missing items"},
 		{"7 array without items, openai-strict", tool("arr", `{"type":"object","properties":{"paths":{"type":"array"}}}`), schema.Options{Provider: schema.OpenAIStrict}, "OA-ARRAY-ITEMS", schema.SeverityError, "array schema missing items"},
 		{"8 anthropic root anyOf", tool("either", `{"type":"object","anyOf":[{"required":["a"]},{"required":["b"]}]}`), schema.Options{Provider: schema.Anthropic}, "AN-ROOT-COMBINATOR", schema.SeverityError, "at the top level"},
-		{"10 gemini recursive ref", tool("tree", `{"type":"object","properties":{"root":{"$ref":"#/$defs/node"}},"$defs":{"node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`), schema.Options{Provider: schema.Gemini}, "GM-REF", schema.SeverityError, "--gemini-schema json"},
+		{"10 gemini recursive ref", tool("tree", `{"type":"object","properties":{"root":{"$ref":"#/$defs/node"}},"$defs":{"node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`), schema.Options{Provider: schema.Gemini}, "GM-REF", schema.SeverityError, "recursive $ref #/$defs/node cannot be inlined into Gemini's Schema: render with --gemini-schema json"},
 		{"15 64-char name on gemini", tool(long, `{"type":"object","properties":{"a":{"type":"string"}}}`), schema.Options{Provider: schema.Gemini}, "GM-NAME", schema.SeverityWarning, "at most 63"},
 	}
 	for _, tc := range cases {
