@@ -104,6 +104,9 @@ func reason(err error) string {
 	if errors.As(err, &sve) && errors.As(sve.Err, &ve) {
 		if probs := problemsOf(ve); len(probs) > 0 {
 			p := probs[0]
+			if p.nested != "" { // the shape problem alone says too little
+				return fmt.Sprintf("at %s: %s: %s", where(p.Path), p.Message, p.nested)
+			}
 			return fmt.Sprintf("at %s: %s", where(p.Path), p.Message)
 		}
 	}
