@@ -301,3 +301,24 @@ func BenchmarkCompile(b *testing.B) {
 		schema.Compile(params)
 	}
 }
+
+// One Validator serves concurrent calls (run with -race).
+func TestValidatorConcurrent(t *testing.T) {
+	v := schema.Compile([]byte(`{"type":"object","properties":{"code":{"type":"string","pattern":"^(?=.*\\d)"},"n":{"type":"integer"}},"required":["code"]}`))
+	done := make(chan []schema.Problem)
+	for i := range 8 {
+		go func() {
+			var last []schema.Problem
+			for j := range 50 {
+				out, _ := v.Normalize([]byte(fmt.Sprintf(`{"code":"a%d","n":null}`, i*j)))
+				last = v.Validate(out)
+			}
+			done <- last
+		}()
+	}
+	for range 8 {
+		if p := <-done; p != nil {
+			t.Errorf("problems %+v", p)
+		}
+	}
+}
