@@ -94,6 +94,15 @@ func options(workDir string, plugin api.Plugin) api.BuildOptions {
 	}
 }
 
+// Options are the esbuild settings of a bundle, without beeuni's plugin,
+// define and entry: what plain esbuild runs to bundle the same way (the
+// baseline of `beeuni bench bundle`). workDir is the project root.
+func Options(workDir string) api.BuildOptions {
+	o := options(workDir, api.Plugin{})
+	o.Plugins = nil
+	return o
+}
+
 // errorLine turns esbuild's errors into one line a user can act on:
 // `tools/x.ts:3:7: Expected ";" but found "}"`; the column is 1-based, as
 // editors count, and ignores the import.meta prefix (metas, by file). A

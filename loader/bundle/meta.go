@@ -2,7 +2,6 @@ package bundle
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 )
 
@@ -36,8 +35,44 @@ var metaDefine = map[string]string{
 	"__filename":  metaVar + ".filename",
 }
 
-// importMeta matches `import.meta` with the spaces JavaScript allows.
-var importMeta = regexp.MustCompile(`\bimport\s*\.\s*meta\b`)
+// usesImportMeta reports whether src has `import.meta`, with the spaces
+// JavaScript allows around the dot. It looks back from each "meta", as
+// packages say "meta" far more often than "import".
+func usesImportMeta(src string) bool {
+	for i := 0; ; {
+		j := strings.Index(src[i:], "meta")
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		i = at + len("meta")
+		if i < len(src) && isIdentByte(src[i]) {
+			continue
+		}
+		k := at
+		for k > 0 && isSpace(src[k-1]) {
+			k--
+		}
+		if k == 0 || src[k-1] != '.' {
+			continue
+		}
+		k--
+		for k > 0 && isSpace(src[k-1]) {
+			k--
+		}
+		if k >= len("import") && src[k-len("import"):k] == "import" && (k == len("import") || !isIdentByte(src[k-len("import")-1])) {
+			return true
+		}
+	}
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
 
 // position is a 1-based line and 0-based byte column, as esbuild reports.
 type position struct{ line, col int }
@@ -51,8 +86,7 @@ type metaInserted struct {
 // withMeta returns src with the prefix for rel when src uses import.meta,
 // __dirname or __filename.
 func withMeta(src, rel string) (string, metaInserted) {
-	if !strings.Contains(src, "__dirname") && !strings.Contains(src, "__filename") &&
-		!(strings.Contains(src, "meta") && importMeta.MatchString(src)) {
+	if !strings.Contains(src, "__dirname") && !strings.Contains(src, "__filename") && !usesImportMeta(src) {
 		return src, metaInserted{}
 	}
 	at, semi := prologueEnd(src)

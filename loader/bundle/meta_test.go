@@ -2,8 +2,10 @@ package bundle
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/evanw/esbuild/pkg/api"
 )
@@ -112,6 +114,35 @@ func TestImportMetaErrorColumns(t *testing.T) {
 			t.Errorf("%s: %v, want %q", entry, err, want)
 		}
 	}
+}
+
+func TestUsesImportMeta(t *testing.T) {
+	tests := map[string]bool{
+		"import.meta.url": true, "x = import . meta": true, "import\n\t.meta": true, "(import.meta)": true,
+		"z.meta()": false, "reimport.meta": false, "import.metadata": false, "import.meta$": false,
+		"meta": false, ".meta": false, "": false, "a.meta; import.meta": true,
+	}
+	for src, want := range tests {
+		if got := usesImportMeta(src); got != want {
+			t.Errorf("usesImportMeta(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+func FuzzUsesImportMeta(f *testing.F) {
+	for _, s := range []string{"import.meta", "import .meta", "x.meta", "importmeta"} {
+		f.Add(s)
+	}
+	// Non-ASCII counts as part of a name: a conservative no.
+	re := regexp.MustCompile(`(^|[^\w$\x{80}-\x{10FFFF}])import[ \t\n\r\f\v]*\.[ \t\n\r\f\v]*meta($|[^\w$\x{80}-\x{10FFFF}])`)
+	f.Fuzz(func(t *testing.T, src string) {
+		if !utf8.ValidString(src) {
+			return
+		}
+		if got, want := usesImportMeta(src), re.MatchString(src); got != want {
+			t.Fatalf("usesImportMeta(%q) = %v, the regexp says %v", src, got, want)
+		}
+	})
 }
 
 func TestPrologueEnd(t *testing.T) {

@@ -45,13 +45,11 @@ func packageProject(tb testing.TB) string {
 }
 
 // plainBuild is what a user would run instead: esbuild's api.Build on the
-// same entry with the same format, platform and target, and no plugin.
+// same entry with the same settings, and no plugin.
 func plainBuild(root, entry string) api.BuildResult {
-	return api.Build(api.BuildOptions{
-		EntryPoints: []string{root + "/" + entry}, Bundle: true, Write: false, Outfile: root + "/out.js",
-		Format: api.FormatCommonJS, Platform: api.PlatformNode, Target: api.ES2020,
-		AbsWorkingDir: root, LogLevel: api.LogLevelSilent,
-	})
+	o := Options(root)
+	o.EntryPoints, o.Outfile = []string{root + "/" + entry}, root+"/out.js"
+	return api.Build(o)
 }
 
 func TestBundleRealPackages(t *testing.T) {
