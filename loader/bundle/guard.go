@@ -25,12 +25,15 @@ import (
 //   - Relative and absolute paths: one that climbs out of the root fails.
 //   - Every file loaded must lie inside the root once symlinks are resolved
 //     (esbuild hands real paths): that catches what the cheap checks cannot
-//     see (symlinked files and folders, tsconfig paths).
+//     see (symlinked files and folders, tsconfig paths). Nothing outside
+//     the root is ever read as a module.
 //
 // Lazy requires (`require()` and `import()` calls, which may never run or
-// sit in a try/catch) of what cannot be found, or of node: modules not
-// offered, are left external: the bundle keeps `require("<name>")` and the
-// JS host throws `Cannot find module '<name>'` if it runs.
+// sit in a try/catch) of what cannot be found inside the root (a missing
+// package or file, a path climbing out), or of node: modules not offered,
+// are left external: the bundle keeps `require("<name>")` and the JS host
+// throws `Cannot find module '<name>'` if it runs. A lazy require that
+// reaches outside through a symlink is only seen at load, and fails.
 type guard struct {
 	root string // the project root as given
 	real string // the root with symlinks resolved: esbuild's paths start here
@@ -41,7 +44,7 @@ type guard struct {
 	mu    sync.Mutex
 	pkgs  map[string]pkgFound     // dir\x00package -> where it was found
 	files map[string]loadedFile   // real path -> what was loaded
-	metas map[string]metaInserted // real path -> import.meta prefix
+	metas map[string]metaInserted // path from the root -> import.meta prefix
 }
 
 type pkgFound int
