@@ -20,22 +20,16 @@ import (
 var ErrNoNPM = errors.New("npm is not on PATH")
 
 // Install returns a folder holding node_modules with exactly the packages
-// given as name@version, installing them with npm on first use. The folder
-// is shared: copy from it, never write into it.
+// given as name@version, installing them with npm on first use (later uses
+// need no npm). The folder is shared: copy from it, never write into it.
 func Install(ctx context.Context, specs ...string) (string, error) {
+	dir := cacheDir(specs)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err == nil {
+		return dir, nil
+	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
 		return "", ErrNoNPM
-	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	specs = slices.Sorted(slices.Values(specs))
-	sum := sha256.Sum256([]byte(strings.Join(specs, "\n")))
-	dir := filepath.Join(base, "beeuni", "npm", hex.EncodeToString(sum[:8]))
-	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err == nil {
-		return dir, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return "", fmt.Errorf("npm cache: %w", err)
@@ -63,6 +57,17 @@ func Install(ctx context.Context, specs ...string) (string, error) {
 		return "", fmt.Errorf("npm cache: %w", err)
 	}
 	return dir, nil
+}
+
+// cacheDir is the folder of one set of packages, under the user's cache.
+func cacheDir(specs []string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	specs = slices.Sorted(slices.Values(specs))
+	sum := sha256.Sum256([]byte(strings.Join(specs, "\n")))
+	return filepath.Join(base, "beeuni", "npm", hex.EncodeToString(sum[:8]))
 }
 
 // Project copies the cached node_modules for specs into dir (which then
