@@ -19,7 +19,11 @@ func TestBundleScenario(t *testing.T) {
 	}
 	for _, withNPM := range []bool{npm, false} {
 		if !withNPM {
-			t.Setenv("PATH", t.TempDir()) // no npm: the scenario says so and measures the generated package
+			// No npm and an empty cache: the scenario says so and measures
+			// the generated package only.
+			t.Setenv("PATH", t.TempDir())
+			t.Setenv("XDG_CACHE_HOME", t.TempDir())
+			t.Setenv("HOME", t.TempDir())
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		rep, err := Run(ctx, []string{ScenarioBundle}, Config{Rounds: 1, Quick: true, Sizes: tinySizes, Progress: testWriter{t}})
