@@ -3,7 +3,7 @@ package process
 import (
 	"encoding/json"
 	"fmt"
-		"net/http"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
