@@ -26,8 +26,13 @@ func opencodeFiles(agents string) map[string]string {
   execute(args: { name: string }) { return 'Hello, ' + args.name },
 }
 `,
-		"harnesses/opencode/tools/show.ts": `import { tool } from '@opencode-ai/plugin'
-export default tool({ description: 'The old show.', args: {}, async execute() { return 'old' } })
+		// Written as a hosted module, so that the executor loads it too and
+		// the plugin must leave it out by name.
+		"harnesses/opencode/tools/show.ts": `export default {
+  description: 'The old show.',
+  parameters: { type: 'object', properties: {} },
+  execute() { return 'old' },
+}
 `,
 	}
 }
@@ -77,8 +82,8 @@ func TestOpencodePluginContent(t *testing.T) {
 				want = append(want, opencodeTool{Name: tool.Name, Description: tool.Description, Parameters: tool.Parameters})
 			}
 		}
-		if len(want) != 2 {
-			t.Fatalf("the test project loads %v, want memory and greet besides show", ts.Tools())
+		if len(want) != 2 || len(ts.Tools()) != 3 {
+			t.Fatalf("the test project loads %v, want the legacy show, memory and greet", ts.Tools())
 		}
 		if len(d.Tools) != len(want) {
 			t.Fatalf("the plugin registers %+v, want %+v", d.Tools, want)
