@@ -124,8 +124,12 @@ func (a *app) up(ctx context.Context, args []string) int {
 			}
 			return nil
 		}
-		a.printBanner(srv, bannerInfo{project: name, repo: repoDir, branch: *branch, demo: isDemo, listen: *listen,
-			nats: nats.ClientURL(), data: dataDir, token: ef.token != ""})
+		info := bannerInfo{project: name, repo: repoDir, branch: *branch, demo: isDemo, listen: *listen,
+			nats: nats.ClientURL(), data: dataDir, token: ef.token != ""}
+		if dir := ef.opencodeFolder(repoDir); dir != "" && h == loader.HarnessDefault {
+			info.opencodePlugin = filepath.Join(dir, filepath.FromSlash(executor.OpencodePluginFile))
+		}
+		a.printBanner(srv, info)
 		return nil
 	}
 	return a.runAll(ctx, log, ctl.Run, ex.Run, banner)
@@ -158,6 +162,7 @@ func exists(p string) bool {
 
 type bannerInfo struct {
 	project, repo, branch, listen, nats, data string
+	opencodePlugin                            string // "" when none is written
 	demo, token                               bool
 }
 
@@ -194,6 +199,13 @@ func (a *app) printBanner(srv *executor.Server, in bannerInfo) {
 		nflag = " --nats " + in.nats
 	}
 	fmt.Fprintf(&b, "  beeuni status --project %s%s   # every executor, its release, converged or not\n\n", in.project, nflag)
+	if in.opencodePlugin != "" {
+		tokenVar := ""
+		if in.token {
+			tokenVar = " BEEUNI_EXECUTOR_TOKEN=<the --token>"
+		}
+		fmt.Fprintf(&b, "Use the tools in opencode (plugin %s):\n  cd %s && BEEUNI_EXECUTOR_URL=%s%s opencode\n\n", in.opencodePlugin, in.repo, base, tokenVar)
+	}
 	fmt.Fprintf(&b, "Ctrl-C stops everything; `beeuni up` again reuses %s.\n", in.data)
 	fmt.Fprint(a.stdout, b.String())
 }
