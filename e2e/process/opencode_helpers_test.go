@@ -113,6 +113,9 @@ func (k opencodeKit) providePlugin(tb testing.TB, dir string) {
 	}
 }
 
+// ocClient waits as long as a turn may take.
+var ocClient = &http.Client{Timeout: opencodeTimeout}
+
 // opencodeServer is a running `opencode serve`.
 type opencodeServer struct {
 	url string
@@ -137,12 +140,15 @@ func (k opencodeKit) start(tb testing.TB, name, dir, home string, model *fakeMod
 	k.providePlugin(tb, filepath.Join(home, "config", "opencode"))
 	p := startProgram(tb, name, dir, append(vars, env...), k.bin, "serve", "--hostname", "127.0.0.1", "--port", port, "--print-logs")
 	s := &opencodeServer{url: "http://" + addr, p: p}
-	waitFor(tb, opencodeTimeout, name+" to serve", func() error {
+	// A request sent before it says it listens can hang: wait for the line.
+	waitFor(tb, opencodeTimeout, name+" to listen", func() error {
 		if err := p.alive(); err != nil {
 			return fmt.Errorf("%w: %w", errFatal, err)
 		}
-		_, err := s.ids()
-		return err
+		if !strings.Contains(p.output(), "opencode server listening on") {
+			return errors.New("not listening yet")
+		}
+		return nil
 	})
 	return s
 }
@@ -172,7 +178,8 @@ func (s *opencodeServer) schemas() (map[string]json.RawMessage, error) {
 }
 
 func (s *opencodeServer) get(path string, v any) error {
-	resp, err := httpc.Get(s.url + path)
+	// The first request of an instance waits for it to load its plugins.
+	resp, err := ocClient.Get(s.url + path)
 	if err != nil {
 		return err
 	}
@@ -191,7 +198,7 @@ func (s *opencodeServer) post(tb testing.TB, path string, in, out any) {
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.url+path, bytes.NewReader(b))
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := ocClient.Do(req)
 	if err != nil {
 		tb.Fatalf("POST %s: %v", path, err)
 	}
@@ -249,8 +256,8 @@ func (s *opencodeServer) prompt(tb testing.TB, agent, text string) (string, []to
 
 // fakeModel is an OpenAI-compatible chat endpoint on loopback standing in for
 // the model provider (no model runs here). It records the tools each request
-// offers; a prompt "call NAME" makes it call tool NAME with {"name":"Ada"},
-// anything else makes it answer "done".
+// offers; a prompt "call NAME..." makes it call each tool NAME at once with
+// {"name":"Ada"}, anything else makes it answer "done".
 type fakeModel struct {
 	url string
 	mu  sync.Mutex
@@ -310,10 +317,13 @@ func (m *fakeModel) serve(w http.ResponseWriter, r *http.Request) {
 			"choices": []map[string]any{{"index": 0, "delta": delta, "finish_reason": finish}}})
 		fmt.Fprintf(w, "data: %s\n\n", b)
 	}
-	_, after, calls := strings.Cut(rec.Prompt, "call ")
-	if tool, _, _ := strings.Cut(after, " "); calls && len(rec.Tools) > 0 {
-		chunk(map[string]any{"role": "assistant", "tool_calls": []map[string]any{{"index": 0, "id": "call_1", "type": "function",
-			"function": map[string]string{"name": strings.Trim(tool, `"\`), "arguments": `{"name":"Ada"}`}}}}, nil)
+	if _, after, ok := strings.Cut(rec.Prompt, "call "); ok && len(rec.Tools) > 0 {
+		var calls []map[string]any
+		for i, tool := range strings.Fields(strings.Trim(after, `"]}\`)) {
+			calls = append(calls, map[string]any{"index": i, "id": fmt.Sprintf("call_%d", i), "type": "function",
+				"function": map[string]string{"name": strings.Trim(tool, `"\`), "arguments": `{"name":"Ada"}`}})
+		}
+		chunk(map[string]any{"role": "assistant", "tool_calls": calls}, nil)
 		chunk(map[string]any{}, "tool_calls")
 	} else {
 		chunk(map[string]any{"role": "assistant", "content": "done"}, nil)

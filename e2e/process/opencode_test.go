@@ -100,7 +100,7 @@ func opencodeManifest(more string) string {
   slow: tools/slow.ts
 ` + more + `agents:
   researcher:
-    tools: [read, greet]
+    tools: [read, greet, fail]
 `
 }
 
@@ -199,7 +199,9 @@ func TestOpencodePlugin(t *testing.T) {
 	kit.providePlugin(t, filepath.Join(dir, ".opencode"))
 	kit.providePlugin(t, filepath.Join(dir, "harnesses", "opencode"))
 	ocEnv := []string{"BEEUNI_EXECUTOR_URL=" + executorURL, "OPENCODE_CONFIG_DIR=" + filepath.Join(dir, "harnesses", "opencode")}
+	t.Logf("%s: beeuni up serves and wrote the plugin", time.Since(start).Round(time.Millisecond))
 	oc := kit.start(t, "opencode serve", dir, t.TempDir(), model, ocEnv...)
+	t.Logf("%s: opencode serves", time.Since(start).Round(time.Millisecond))
 
 	// Listed, with beeuni's schemas exactly; the legacy folder's show wins
 	// over the hosted show, which the plugin leaves out.
@@ -245,25 +247,28 @@ func TestOpencodePlugin(t *testing.T) {
 	if !strings.Contains(rules, "{read *.secret deny}") {
 		t.Errorf("the researcher lost the project's own rule for read: %s", rules)
 	}
-	_, calls := oc.prompt(t, "researcher", "researcher: call greet")
-	offered := model.offered(t, "researcher: call greet")
-	for _, hidden := range []string{"fail", "slow", "show", "bash", "edit", "write", "glob", "webfetch"} {
+	// One turn: the model calls greet and fail at once.
+	_, calls := oc.prompt(t, "researcher", "researcher: call greet fail")
+	offered := model.offered(t, "researcher: call greet fail")
+	for _, hidden := range []string{"slow", "show", "bash", "edit", "write", "glob", "webfetch"} {
 		if slices.Contains(offered, hidden) {
 			t.Errorf("the researcher's model was offered %s, which beeuni.yaml hides from it: %v", hidden, offered)
 		}
 	}
-	if !slices.Contains(offered, "greet") || !slices.Contains(offered, "read") {
-		t.Errorf("the researcher's model was not offered greet and read: %v", offered)
+	for _, visible := range []string{"greet", "fail", "read"} {
+		if !slices.Contains(offered, visible) {
+			t.Errorf("the researcher's model was not offered %s: %v", visible, offered)
+		}
 	}
-	if len(calls) != 1 || calls[0].State.Status != "completed" || !strings.HasPrefix(calls[0].State.Output, "Hello, Ada (session ses_") ||
-		!strings.HasSuffix(calls[0].State.Output, ", agent researcher)") {
-		t.Errorf("the researcher's call of greet through opencode = %+v, want the executor's greeting with opencode's session and agent", calls)
+	// The executor's answer is what the model reads; a tool that throws
+	// fails the call in opencode with its message.
+	if len(calls) != 2 || calls[0].Tool != "greet" || calls[0].State.Status != "completed" ||
+		!strings.HasPrefix(calls[0].State.Output, "Hello, Ada (session ses_") || !strings.HasSuffix(calls[0].State.Output, ", agent researcher)") ||
+		calls[1].Tool != "fail" || calls[1].State.Status != "error" || !strings.Contains(calls[1].State.Error, "fail: this tool always throws") {
+		t.Errorf("the researcher's calls through opencode = %+v, want greet's greeting with opencode's session and agent, and fail's error", calls)
 	}
-	// A tool that throws fails the call in opencode with its message.
-	if _, calls := oc.prompt(t, "build", "build: call fail"); len(calls) != 1 || calls[0].State.Status != "error" ||
-		!strings.Contains(calls[0].State.Error, "fail: this tool always throws") {
-		t.Errorf("build's call of fail through opencode = %+v, want an error with the tool's message", calls)
-	}
+
+	t.Logf("%s: a turn of the researcher ran", time.Since(start).Round(time.Millisecond))
 
 	// The plugin called as opencode calls it, from Node.
 	env := []string{"BEEUNI_EXECUTOR_URL=" + executorURL}
@@ -271,14 +276,14 @@ func TestOpencodePlugin(t *testing.T) {
 	results, loadErr := callPlugin(t, plugin, env,
 		pluginCall{Tool: "greet", Agent: "build", Session: "ses_node", Args: map[string]any{"name": "Bo"}},
 		pluginCall{Tool: "fail", Agent: "build", Session: "ses_node"},
-		pluginCall{Tool: "fail", Agent: "researcher", Session: "ses_node"},
+		pluginCall{Tool: "slow", Agent: "researcher", Session: "ses_node"},
 		pluginCall{Tool: "slow", Agent: "build", Session: slowSession, AbortAfterMs: 300})
 	if loadErr != "" {
 		t.Fatalf("the plugin did not load: %s", loadErr)
 	}
-	forbidden, err := callForbidden(executorURL, "fail", "researcher")
+	forbidden, err := callForbidden(executorURL, "slow", "researcher")
 	if err != nil || forbidden.Error == "" {
-		t.Fatalf("a direct call of fail as researcher: %+v %v, want the executor's 403", forbidden, err)
+		t.Fatalf("a direct call of slow as researcher: %+v %v, want the executor's 403", forbidden, err)
 	}
 	want := []pluginResult{
 		{Output: "Hello, Bo (session ses_node, agent build)"},
@@ -327,6 +332,7 @@ func TestOpencodePlugin(t *testing.T) {
 		}
 		return nil
 	})
+	t.Logf("%s: the plugin has the merged tool", time.Since(start).Round(time.Millisecond))
 	oc2 := kit.start(t, "opencode serve (after the merge)", dir, t.TempDir(), model, ocEnv...)
 	if ids, err := oc2.ids(); err != nil || count(ids, "added") != 1 {
 		t.Errorf("a new opencode instance after the merge lists %v (%v), want added once", ids, err)
