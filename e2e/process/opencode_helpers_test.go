@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/beeuni/beeuni/internal/npmcache"
 )
 
 // The opencode the default runtime's plugin is tested against, from the npm
@@ -40,50 +42,20 @@ type opencodeKit struct {
 // it) and returns where it is.
 func installOpencode(tb testing.TB) opencodeKit {
 	tb.Helper()
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		tb.Skip("npm is not on PATH: skipping the test against the real opencode (install Node.js and npm to run it)")
-	}
 	if _, err := exec.LookPath("node"); err != nil {
-		tb.Skip("node is not on PATH: skipping the test against the real opencode")
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "beeuni-test", "opencode-"+opencodeVersion+"-plugin-"+opencodePluginVersion)
-	kit := opencodeKit{bin: filepath.Join(dir, "node_modules", "opencode-linux-x64", "bin", "opencode"),
-		modules: filepath.Join(dir, "node_modules")}
-	if _, err := os.Stat(kit.bin); err == nil {
-		return kit
-	}
-	// Installed into a temp folder and renamed into place: a test run killed
-	// midway, or another one at the same time, never leaves half a cache.
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".install-*")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer os.RemoveAll(tmp)
-	if err := os.WriteFile(filepath.Join(tmp, "package.json"), []byte(`{"private":true}`), 0o644); err != nil {
-		tb.Fatal(err)
+		tb.Skip("node is not on PATH: skipping the test against the real opencode (install Node.js and npm to run it)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), npmTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--ignore-scripts",
-		"opencode-linux-x64@"+opencodeVersion, "@opencode-ai/plugin@"+opencodePluginVersion)
-	cmd.Dir = tmp
-	if out, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("npm install opencode-linux-x64@%s @opencode-ai/plugin@%s (npm is on PATH, so the registry must answer): %v\n%s",
-			opencodeVersion, opencodePluginVersion, err, out)
+	dir, err := npmcache.Install(ctx, "opencode-linux-x64@"+opencodeVersion, "@opencode-ai/plugin@"+opencodePluginVersion)
+	if errors.Is(err, npmcache.ErrNoNPM) {
+		tb.Skip("npm is not on PATH: skipping the test against the real opencode (install Node.js and npm to run it)")
 	}
-	if err := os.Rename(tmp, dir); err != nil && !errors.Is(err, os.ErrExist) {
-		if _, serr := os.Stat(kit.bin); serr != nil { // another run won the rename
-			tb.Fatalf("put the opencode install in the cache: %v", err)
-		}
+	if err != nil {
+		tb.Fatalf("install opencode (npm is on PATH, so the registry must answer): %v", err)
 	}
+	kit := opencodeKit{bin: filepath.Join(dir, "node_modules", "opencode-linux-x64", "bin", "opencode"),
+		modules: filepath.Join(dir, "node_modules")}
 	if _, err := os.Stat(kit.bin); err != nil {
 		tb.Fatalf("npm installed opencode-linux-x64 but %s is missing: %v", kit.bin, err)
 	}
