@@ -46,7 +46,7 @@ func newOpencodePlugin(dir, executor string, tokenRequired bool, log *slog.Logge
 // executor serves the set either way, and the next switch tries again.
 func (o *opencodePlugin) switched(ts *ToolSet) {
 	if err := o.write(ts); err != nil {
-		o.log.Error("write the opencode plugin; opencode keeps the tools of the previous one", "path", o.path, "release", ts.Release(), "error", err)
+		o.log.Error("update the opencode plugin", "path", o.path, "release", ts.Release(), "error", err)
 		return
 	}
 	o.log.Info("opencode plugin written", "path", o.path, "release", ts.Release())
@@ -63,10 +63,10 @@ func (o *opencodePlugin) write(ts *ToolSet) error {
 		return fmt.Errorf("write the opencode plugin: %w (choose another folder with --opencode-dir)", err)
 	}
 	if err := atomicfile.Write(o.path, src, 0o644); err != nil {
-		return fmt.Errorf("write the opencode plugin %s: %w (choose another folder with --opencode-dir)", o.path, err)
+		return fmt.Errorf("write the opencode plugin %s: %w (opencode keeps the previous one; choose another folder with --opencode-dir)", o.path, err)
 	}
 	if err := excludeFromGit(o.path); err != nil {
-		return fmt.Errorf("keep the opencode plugin %s out of git status: %w", o.path, err)
+		return fmt.Errorf("the opencode plugin %s is written, but git status may show it: %w (add its path to .git/info/exclude)", o.path, err)
 	}
 	return nil
 }

@@ -77,7 +77,9 @@ async function call(name, args, context) {
 function hide(config) {
   config.agent ??= {}
   for (const [agent, names] of Object.entries(beeuni.hidden)) {
-    const settings = (config.agent[agent] ??= {})
+    // beeuni.yaml is the project's: a name that reaches a prototype is not an agent.
+    if (agent === '__proto__' || agent === 'constructor' || agent === 'prototype') continue
+    const settings = Object.hasOwn(config.agent, agent) ? config.agent[agent] : (config.agent[agent] = {})
     const rules = typeof settings.permission === 'string' ? { '*': settings.permission } : { ...(settings.permission ?? {}) }
     for (const name of names) {
       delete rules[name]
