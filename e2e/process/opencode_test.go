@@ -1,6 +1,7 @@
 package process
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -135,7 +136,9 @@ func callPlugin(t *testing.T, plugin string, env []string, calls ...pluginCall) 
 		t.Fatal(err)
 	}
 	arg, _ := json.Marshal(calls)
-	cmd := exec.Command("node", script, plugin, string(arg))
+	ctx, cancel := context.WithTimeout(context.Background(), opencodeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", script, plugin, string(arg))
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.Output()
 	if err != nil {
