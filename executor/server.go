@@ -63,7 +63,7 @@ type Options struct {
 	DrainTimeout   time.Duration // how long Run waits for calls in flight at shutdown
 
 	Logger   *slog.Logger
-	Registry *prometheus.Registry // /metrics serves it; nil: a new one (see Registry)
+	Registry *prometheus.Registry // /metrics serves it; nil: a new one
 }
 
 func (o *Options) setDefaults() {
@@ -168,10 +168,6 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /readyz", s.handleReady)
 	s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.opts.Registry, promhttp.HandlerOpts{}))
 }
-
-// Registry is the executor's Prometheus registry: the converger registers its
-// own collectors on it so that /metrics serves them too.
-func (s *Server) Registry() *prometheus.Registry { return s.opts.Registry }
 
 // Handle adds a route (net/http pattern) that needs the token like the
 // executor's own. Call it before Run.
