@@ -27,15 +27,15 @@ func TestCorruptCommitObject(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
-			first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+			first := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
 			c := f.start(nil)
-			r1 := f.waitDesiredCommit(first)
+			r1 := f.WaitDesiredCommit(first, waitFor)
 
-			news := []string{f.commit("two", map[string]string{"f.txt": "f"})}
+			news := []string{f.Commit("two", map[string]string{"f.txt": "f"})}
 			if tc.named > 0 {
-				news = append(news, f.commit("three", map[string]string{"g.txt": "g"}))
+				news = append(news, f.Commit("three", map[string]string{"g.txt": "g"}))
 			}
-			restore := corruptObject(t, f.repoDir, news[tc.corrupt])
+			restore := corruptObject(t, f.RepoDir, news[tc.corrupt])
 			c.Nudge()
 			natstest.WaitFor(t, waitFor, func() error {
 				if st := c.Status(); st.Healthy || !strings.Contains(st.Error, news[tc.named]) {
@@ -43,13 +43,13 @@ func TestCorruptCommitObject(t *testing.T) {
 				}
 				return nil
 			})
-			if p, err := f.desired(); err != nil || p.Release != r1.ID {
+			if p, err := f.Desired(); err != nil || p.Release != r1.ID {
 				t.Fatalf("desired = %+v, %v; the fleet must keep %s", p, err, r1.ID)
 			}
 			restore()
 			// No nudge: the backoff retry picks it up.
 			head := news[len(news)-1]
-			rec := f.waitDesiredCommit(head)
+			rec := f.WaitDesiredCommit(head, waitFor)
 			if want := slices.Clone(news); len(want) > 1 {
 				slices.Reverse(want)
 				if !slices.Equal(rec.Covers, want) {
@@ -100,9 +100,9 @@ func TestMalformedManifestsAreRejected(t *testing.T) {
 		"cycle":       "imports: [beeuni.yaml]\ntools: {}\n",
 	}
 	f := newFixture(t)
-	first := f.commit("good", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	first := f.Commit("good", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
 	c := f.start(nil)
-	good := f.waitDesiredCommit(first)
+	good := f.WaitDesiredCommit(first, waitFor)
 
 	type bad struct{ name, content string }
 	var cases []bad
@@ -118,7 +118,7 @@ func TestMalformedManifestsAreRejected(t *testing.T) {
 	}
 	rejected := 0
 	for _, bc := range cases {
-		commit := f.commit("manifest "+bc.name, map[string]string{"beeuni.yaml": bc.content})
+		commit := f.Commit("manifest "+bc.name, map[string]string{"beeuni.yaml": bc.content})
 		c.Nudge()
 		var rec *release.Record
 		natstest.WaitFor(t, waitFor, func() error {
@@ -140,7 +140,7 @@ func TestMalformedManifestsAreRejected(t *testing.T) {
 				}
 			}
 		}
-		p, err := f.desired()
+		p, err := f.Desired()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,7 +27,7 @@ func TestConvergeRestartWithNATSDown(t *testing.T) {
 	data := t.TempDir()
 	n := startNode(t, "e1", data, f.natsURL)
 	n.waitConverged(f.first.ID)
-	f.nats.Shutdown()
+	f.NATS.Shutdown()
 	n.stop()
 
 	n = startNode(t, "e1", data, f.natsURL)
@@ -37,10 +37,10 @@ func TestConvergeRestartWithNATSDown(t *testing.T) {
 	n.expectAnswer("", "v1", f.first.ID)
 
 	// A commit lands while NATS is down: the controller retries until NATS is back.
-	commit := f.commit("v2", cproject("v2"))
+	commit := f.Commit("v2", cproject("v2"))
 	f.ctrl.Nudge()
-	f.nats = natstest.Restart(t, f.nats)
-	rec := f.waitCommit(commit)
+	f.NATS = natstest.Restart(t, f.NATS)
+	rec := f.WaitDesiredCommit(commit, convergeWait)
 	n.waitConverged(rec.ID)
 	n.expectAnswer("", "v2", rec.ID)
 	waitFor(t, convergeWait, func() error {
@@ -76,7 +76,7 @@ func TestConvergeRetriesAfterNATSOutage(t *testing.T) {
 	case <-time.After(convergeWait):
 		t.Fatal("the executor never fetched")
 	}
-	f.nats.Shutdown()
+	f.NATS.Shutdown()
 	close(resume)
 	waitFor(t, convergeWait, func() error {
 		if st := n.status(); st.Error == "" || st.Release != "" {
@@ -84,7 +84,7 @@ func TestConvergeRetriesAfterNATSOutage(t *testing.T) {
 		}
 		return nil
 	})
-	f.nats = natstest.Restart(t, f.nats)
+	f.NATS = natstest.Restart(t, f.NATS)
 	if st := n.waitConverged(f.first.ID); st.Error != "" {
 		t.Fatalf("error %q after converging", st.Error)
 	}
@@ -97,7 +97,7 @@ func TestConvergeRetriesAfterNATSOutage(t *testing.T) {
 func TestConvergeRefusesTampered(t *testing.T) {
 	t.Parallel()
 	f := newFleet(t, cproject("v1"))
-	n := startNode(t, "e1", t.TempDir(), f.natsURL, func(c *Config) { c.TrustKey = f.trustKey() })
+	n := startNode(t, "e1", t.TempDir(), f.natsURL, func(c *Config) { c.TrustKey = f.TrustKey() })
 	good := f.first
 	n.waitConverged(good.ID)
 	ctx := context.Background()
@@ -118,7 +118,7 @@ func TestConvergeRefusesTampered(t *testing.T) {
 		Digest: sha256Hex("the real content\n"), Size: int64(len(planted))})
 	liar.Digest = release.Digest(liar.Entries)
 	liar.ID = release.FormatID(liar.Seq, liar.Digest)
-	if err := f.bus.PutContent(ctx, sha256Hex("the real content\n"), strings.NewReader(planted)); err != nil {
+	if err := f.Bus.PutContent(ctx, sha256Hex("the real content\n"), strings.NewReader(planted)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -132,16 +132,16 @@ func TestConvergeRefusesTampered(t *testing.T) {
 		want    string
 	}{
 		{"pointer signed by another key", nil, signed(t, otherKey, pointerTo(good)), "bad signature"},
-		{"record entries altered", &altered, signed(t, f.key, pointerTo(&altered)), "tampered content"},
-		{"content bytes altered", &liar, signed(t, f.key, pointerTo(&liar)), "tampered content"},
+		{"record entries altered", &altered, signed(t, f.Key, pointerTo(&altered)), "tampered content"},
+		{"content bytes altered", &liar, signed(t, f.Key, pointerTo(&liar)), "tampered content"},
 	}
 	for i, c := range cases {
 		if c.rec != nil {
-			if err := f.bus.PutRelease(ctx, testProject, c.rec.ID, signed(t, f.key, c.rec)); err != nil {
+			if err := f.Bus.PutRelease(ctx, testProject, c.rec.ID, signed(t, f.Key, c.rec)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := f.bus.PutDesired(ctx, testProject, c.pointer); err != nil {
+		if _, err := f.Bus.PutDesired(ctx, testProject, c.pointer); err != nil {
 			t.Fatal(err)
 		}
 		waitFor(t, convergeWait, func() error {
@@ -195,7 +195,7 @@ func TestConvergeSecrets(t *testing.T) {
 	if got := n.callAs("researcher", "env", `{"name": "API_KEY"}`); got.Output != "(unset)" {
 		t.Fatalf("before the secret is set: %q", got.Output)
 	}
-	if err := f.bus.SetSecret(context.Background(), testProject, "API_KEY", value); err != nil {
+	if err := f.Bus.SetSecret(context.Background(), testProject, "API_KEY", value); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, convergeWait, func() error {
@@ -230,7 +230,7 @@ func TestConvergeSecrets(t *testing.T) {
 		"metrics":         n.mustDo("GET", "/metrics", "").body,
 	}
 	_, where["fleet report"], _ = f.report("e1")
-	evs, err := f.bus.ReadEvents(context.Background(), eventsFilterAll(), 1000)
+	evs, err := f.Bus.ReadEvents(context.Background(), eventsFilterAll(), 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func TestConvergeReleaseFolders(t *testing.T) {
 
 	// Replay r1 while turn a still holds the old r1 set.
 	body, _ := json.Marshal(controller.ReplayRequest{Release: r1})
-	if _, err := f.bus.Control(context.Background(), testProject, "replay", body); err != nil {
+	if _, err := f.Bus.Control(context.Background(), testProject, "replay", body); err != nil {
 		t.Fatal(err)
 	}
 	n.waitConverged(r1)
