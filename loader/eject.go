@@ -175,7 +175,7 @@ func setEntry(d *doc, name, module string) ([]byte, error) {
 		lines[k.Line-1] = ejectedLine(indent, name, module, lineEOL(lines[k.Line-1], eol))
 		return []byte(strings.Join(lines, "")), nil
 	}
-	return nil, fmt.Errorf("internal: %s not found under tools:", name)
+	return nil, fmt.Errorf("internal: %s not found under the tools key", name)
 }
 
 // addEntry adds name under the root file's tools: key, or, with no tools:

@@ -66,6 +66,7 @@ func guard(root string) api.Plugin {
 			})
 			if len(r.Errors) > 0 {
 				if bare {
+					//lint:ignore ST1005 SPEC section 3: Node's own words, which modules and users match on
 					return api.OnResolveResult{}, fmt.Errorf("Cannot find package '%s'", packageName(a.Path))
 				}
 				return api.OnResolveResult{Errors: r.Errors}, nil
@@ -75,6 +76,7 @@ func guard(root string) api.Plugin {
 			}
 			if !inside(root, r.Path) {
 				if bare {
+					//lint:ignore ST1005 SPEC section 3: Node's own words, which modules and users match on
 					return api.OnResolveResult{}, fmt.Errorf("Cannot find package '%s'", packageName(a.Path))
 				}
 				return api.OnResolveResult{}, fmt.Errorf("%q resolves outside the project root: keep imported files inside the repository", a.Path)
