@@ -73,10 +73,14 @@ func Eject(dir, name string, force bool) (EjectResult, error) {
 	}
 	if err := writeFileAtomic(manPath, plan.manifest, manMode); err != nil {
 		// Put the module back as it was, so a failure leaves the project unchanged.
+		var undo error
 		if oldErr == nil {
-			_ = writeFileAtomic(modPath, old, 0o644)
+			undo = writeFileAtomic(modPath, old, 0o644)
 		} else {
-			_ = os.Remove(modPath)
+			undo = os.Remove(modPath)
+		}
+		if undo != nil {
+			return EjectResult{}, fmt.Errorf("write %s: %w; %s was written and could not be put back (%v): restore it with git checkout, or delete it if it is new", plan.File, err, plan.Module, undo)
 		}
 		return EjectResult{}, fmt.Errorf("write %s: %w (nothing was changed)", plan.File, err)
 	}
