@@ -93,6 +93,13 @@ func TestRejectedCommitKeepsLastGood(t *testing.T) {
 	if got := f.EventTypes(); !slices.Equal(got, []string{"release.built", "release.rejected"}) {
 		t.Fatalf("events = %v", got)
 	}
+	// A rejected release never reaches the fleet, not even by a replay.
+	if _, err := c.Replay(context.Background(), rejected.ID); err == nil || !strings.Contains(err.Error(), "was rejected") {
+		t.Fatalf("replay of the rejected %s: %v", rejected.ID, err)
+	}
+	if p, err := f.Desired(); err != nil || p.Release != goodRec.ID || p.Replay {
+		t.Fatalf("desired after the refused replay = %+v, %v", p, err)
+	}
 }
 
 func TestModuleThatDoesNotLoadIsAWarning(t *testing.T) {
@@ -253,7 +260,7 @@ func TestNATSDownThenBackPublishesOnce(t *testing.T) {
 	f := newFixture(t)
 	first := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
 	c := f.start(nil)
-	f.WaitDesiredCommit(first, waitFor)
+	r1 := f.WaitDesiredCommit(first, waitFor)
 
 	// NATS goes away; a commit lands; the controller builds and stores it but
 	// cannot publish, and says so.
@@ -268,6 +275,10 @@ func TestNATSDownThenBackPublishesOnce(t *testing.T) {
 		}
 		return nil
 	})
+	// A replay now would be undone by the pending publish: it is refused.
+	if _, err := c.Replay(context.Background(), r1.ID); err == nil || !strings.Contains(err.Error(), "is still being published") {
+		t.Fatalf("replay while %s is pending: %v", c.Status().Pending, err)
+	}
 	// The controller is killed here and a new one starts when NATS is back:
 	// the pending release is published, not built again.
 	c.stop()
