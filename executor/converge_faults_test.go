@@ -92,8 +92,10 @@ func TestConvergeRetriesAfterNATSOutage(t *testing.T) {
 }
 
 // A pointer signed by another key, a signed record whose entries do not match
-// its digest, and content whose bytes do not match its digest are refused;
-// the executor keeps serving and says why in its status and report.
+// its digest, content whose bytes do not match its digest, and signed
+// pointers and records that disagree (digest, id, project) or name a
+// rejected release are refused; the executor keeps serving and says why in
+// its status, report and a release_refused event.
 func TestConvergeRefusesTampered(t *testing.T) {
 	t.Parallel()
 	f := newFleet(t, cproject("v1"))
@@ -125,6 +127,24 @@ func TestConvergeRefusesTampered(t *testing.T) {
 	pointerTo := func(rec *release.Record) release.Pointer {
 		return release.Pointer{Project: testProject, Release: rec.ID, Digest: rec.Digest, Seq: rec.Seq, At: time.Now().UTC()}
 	}
+	// Whole records, each refused for what the pointer or the record says.
+	otherDigest := pointerTo(good)
+	otherDigest.Digest = strings.Repeat("a", 64)
+	otherProject := pointerTo(good)
+	otherProject.Project = "other"
+	moved := *good // stored under an id that is not its own
+	moved.Seq = good.Seq + 300
+	movedPtr := pointerTo(&moved)
+	movedPtr.Release = release.FormatID(moved.Seq, moved.Digest)
+	moved.Seq = good.Seq
+	rejected := *good
+	rejected.Seq = good.Seq + 400
+	rejected.ID = release.FormatID(rejected.Seq, rejected.Digest)
+	rejected.Status = release.StatusRejected
+	foreign := *good
+	foreign.Seq = good.Seq + 500
+	foreign.ID = release.FormatID(foreign.Seq, foreign.Digest)
+	foreign.Project = "other"
 	cases := []struct {
 		name    string
 		rec     *release.Record // put signed by the controller's key first, if set
@@ -134,10 +154,19 @@ func TestConvergeRefusesTampered(t *testing.T) {
 		{"pointer signed by another key", nil, signed(t, otherKey, pointerTo(good)), "bad signature"},
 		{"record entries altered", &altered, signed(t, f.Key, pointerTo(&altered)), "tampered content"},
 		{"content bytes altered", &liar, signed(t, f.Key, pointerTo(&liar)), "tampered content"},
+		{"pointer digest is not the record's", nil, signed(t, f.Key, otherDigest), "does not match the pointer"},
+		{"pointer for another project", nil, signed(t, f.Key, otherProject), `it is for project "other"`},
+		{"record stored under another id", &moved, signed(t, f.Key, movedPtr), "does not match the pointer"},
+		{"record rejected by the controller", &rejected, signed(t, f.Key, pointerTo(&rejected)), "it was rejected by the controller"},
+		{"record of another project", &foreign, signed(t, f.Key, pointerTo(&foreign)), "does not match the pointer"},
 	}
 	for i, c := range cases {
 		if c.rec != nil {
-			if err := f.Bus.PutRelease(ctx, testProject, c.rec.ID, signed(t, f.Key, c.rec)); err != nil {
+			key := c.rec.ID
+			if c.rec == &moved {
+				key = movedPtr.Release
+			}
+			if err := f.Bus.PutRelease(ctx, testProject, key, signed(t, f.Key, c.rec)); err != nil {
 				t.Fatal(err)
 			}
 		}
