@@ -316,4 +316,19 @@ func TestConvergeBurstAndReplay(t *testing.T) {
 		return nil
 	})
 	n.waitDirs(next.ID)
+
+	// An older release without the replay mark (a stale or re-sent pointer)
+	// is ignored: only a replay moves the fleet back.
+	stale := recs[5]
+	if _, err := f.Bus.PutDesired(context.Background(), testProject, signed(t, f.Key, release.Pointer{Project: testProject,
+		Release: stale.ID, Digest: stale.Digest, Seq: stale.Seq, At: time.Now().UTC()})); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, convergeWait, func() error {
+		if !containsAll(n.logs.String(), "ignoring an older release", "release="+stale.ID) {
+			return fmt.Errorf("the pointer to %s was not ignored", stale.ID)
+		}
+		return nil
+	})
+	n.expectAnswer("", "v11", next.ID)
 }
