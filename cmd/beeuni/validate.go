@@ -23,7 +23,7 @@ type loadCheck func(ctx context.Context, dir string, p *loader.Project) []loader
 // line: `beeuni.yaml is valid: N tools[, M warnings]` when there is no error,
 // else `N errors[, M warnings]`. Exit 1 on errors, 0 on warnings alone.
 func (a *app) validate(ctx context.Context, args []string) int {
-	return a.validateWith(ctx, args, loadModules)
+	return a.validateWith(ctx, args, loadAndLint)
 }
 
 func (a *app) validateWith(ctx context.Context, args []string, load loadCheck) int {
@@ -36,7 +36,7 @@ func (a *app) validateWith(ctx context.Context, args []string, load loadCheck) i
 	addProjectFlags(fl, &pc)
 	var doLoad *bool
 	if load != nil {
-		doLoad = fl.Bool("load", false, "also bundle and load every module, reporting each that would not load")
+		doLoad = fl.Bool("load", false, "also bundle and load every module, reporting each that would not load, and warn about schemas a provider would reject")
 	}
 	_, h, root, code, ok := a.parseProject(fl, &pc, args, takesNoArgs("validate"))
 	if !ok {
@@ -105,25 +105,43 @@ func addProjectFlags(fl *flag.FlagSet, p *projectCmd) {
 // resolves --harness and --dir; each refusal is bad usage. When ok is false
 // the command returns code.
 func (a *app) parseProject(fl *flag.FlagSet, p *projectCmd, args []string, check func(pos []string) error) (pos []string, h loader.Harness, root string, code int, ok bool) {
-	pos, code, ok = parseOrUsage(fl, args)
-	if !ok {
+	if pos, code, ok = a.parseArgs(fl, args, check); !ok {
 		return nil, "", "", code, false
+	}
+	if h, root, code, ok = a.resolveProject(p); !ok {
+		return nil, "", "", code, false
+	}
+	return pos, h, root, exitOK, true
+}
+
+// parseArgs parses args and lets check refuse the positional arguments
+// (bad usage, with the usage printed).
+func (a *app) parseArgs(fl *flag.FlagSet, args []string, check func(pos []string) error) ([]string, int, bool) {
+	pos, code, ok := parseOrUsage(fl, args)
+	if !ok {
+		return nil, code, false
 	}
 	if err := check(pos); err != nil {
 		a.errorf(nil, "%v", err)
 		fl.Usage()
-		return nil, "", "", exitUsage, false
+		return nil, exitUsage, false
 	}
+	return pos, exitOK, true
+}
+
+// resolveProject checks --harness and --dir; a bad value is bad usage.
+func (a *app) resolveProject(p *projectCmd) (loader.Harness, string, int, bool) {
 	h, err := loader.ParseHarness(p.harness)
 	if err != nil {
 		a.errorf(nil, "--harness: %v", err)
-		return nil, "", "", exitUsage, false
+		return "", "", exitUsage, false
 	}
-	if root, err = projectDir(p.dir); err != nil {
+	root, err := projectDir(p.dir)
+	if err != nil {
 		a.errorf(nil, "%v", err)
-		return nil, "", "", exitUsage, false
+		return "", "", exitUsage, false
 	}
-	return pos, h, root, exitOK, true
+	return h, root, exitOK, true
 }
 
 // takesNoArgs refuses any positional argument of command name.

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
 var errTimedOut = errors.New("deadline")
@@ -81,7 +83,7 @@ func (w *worker) call(cctx context.Context, args json.RawMessage, cc CallContext
 		}
 	}
 	why := g.finish()
-	w.loop.reset()
+	w.rt.Loop.Reset()
 	if why != nil {
 		return why.Error(), true, false
 	}
@@ -117,8 +119,8 @@ func (w *worker) await(cctx context.Context, g *guard, pr *goja.Promise, c *call
 	done := cctx.Done()
 	for pr.State() == goja.PromiseStatePending {
 		select {
-		case <-w.loop.wake:
-			if err := w.loop.run(); err != nil {
+		case <-w.rt.Loop.Wake():
+			if err := w.rt.Loop.Run(); err != nil {
 				return nil, err
 			}
 		case <-done:
@@ -142,15 +144,15 @@ func (w *worker) await(cctx context.Context, g *guard, pr *goja.Promise, c *call
 func (w *worker) abort(cctx context.Context, c *callContext) error {
 	ctrl, err := c.controller()
 	if err != nil {
-		return uncatchable(err)
+		return rt.Uncatchable(err)
 	}
-	reason := w.domError("The operation was aborted: the caller went away", "AbortError")
+	reason := w.rt.DOMError("The operation was aborted: the caller went away", "AbortError")
 	if errors.Is(context.Cause(cctx), errTimedOut) || errors.Is(context.Cause(cctx), context.DeadlineExceeded) {
-		reason = w.domError("The operation timed out", "TimeoutError")
+		reason = w.rt.DOMError("The operation timed out", "TimeoutError")
 	}
 	fn, _ := goja.AssertFunction(ctrl.Get("abort"))
 	_, err = fn(ctrl, reason)
-	return uncatchable(err)
+	return rt.Uncatchable(err)
 }
 
 // rejection is a rejected promise: its value is what was thrown.

@@ -91,15 +91,3 @@ func mustLoad(tb testing.TB, s *Set) {
 		tb.Fatalf("tool %s did not load: %s", f.Name, f.Reason)
 	}
 }
-
-// eventually polls cond until it holds or the deadline passes.
-func eventually(tb testing.TB, d time.Duration, cond func() bool) {
-	tb.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			tb.Fatal("condition not met in time")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}

@@ -6,31 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/require"
+
+	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
-
-// host is what the runtimes of one Set share (read-only after newHost).
-type host struct {
-	opts     Options
-	env      map[string]string // process.env: the box environment at load
-	registry *require.Registry // goja_nodejs modules (buffer, url); no files
-}
-
-func newHost(opts Options) *host {
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	noFiles := func(string) ([]byte, error) { return nil, require.ModuleFileDoesNotExistError }
-	return &host{opts: opts, env: env, registry: require.NewRegistry(require.WithLoader(noFiles))}
-}
 
 // compiled is a bundle compiled once per content key (shared via the Bundler).
 type compiled struct {
@@ -79,7 +61,7 @@ func (h *host) load(ctx context.Context, spec Spec, watch *watchdog) (Tool, *poo
 		src := "(function (module, exports, require) {" + string(code) + "\n})"
 		p, err := goja.Compile(file, src, true)
 		if err != nil {
-			return &compiled{err: fmt.Errorf("%s: %s", file, firstLine(err.Error()))}
+			return &compiled{err: fmt.Errorf("%s: %s", file, rt.FirstLine(err.Error()))}
 		}
 		return &compiled{prog: p}
 	}).(*compiled)
@@ -146,7 +128,7 @@ func (w *worker) describe(defaultTimeout time.Duration) (*meta, error) {
 	}
 	raw, err := params.MarshalJSON()
 	if err != nil {
-		return nil, fmt.Errorf(`parameters must be a JSON Schema with type "object": %s`, firstLine(err.Error()))
+		return nil, fmt.Errorf(`parameters must be a JSON Schema with type "object": %s`, rt.FirstLine(err.Error()))
 	}
 	if _, ok := goja.AssertFunction(d.Get("execute")); !ok {
 		return nil, errors.New("execute must be a function: execute(args, context) returns the output")
@@ -165,11 +147,4 @@ func (w *worker) describe(defaultTimeout time.Duration) (*meta, error) {
 		m.timeout = time.Duration(ms * float64(time.Millisecond))
 	}
 	return m, nil
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

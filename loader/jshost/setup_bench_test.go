@@ -15,8 +15,7 @@ func BenchmarkWorkerSetup(b *testing.B) {
 	for b.Loop() {
 		vm := goja.New()
 		vm.SetMaxCallStackSize(maxCallDepth)
-		w := &worker{h: h, tool: "t", vm: vm, mods: map[string]goja.Value{}}
-		w.loop = newLoop(vm)
+		w := &worker{h: h, tool: "t", vm: vm}
 		if err := w.setup(); err != nil {
 			b.Fatal(err)
 		}

@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/require"
+
+	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
 // worker is one goja runtime with a tool's module evaluated in it. It is
@@ -18,17 +19,12 @@ type worker struct {
 	h                        *host
 	tool                     string
 	vm                       *goja.Runtime
-	loop                     *loop
+	rt                       *rt.Runtime // the platforms' bindings and the event loop
 	export                   *goja.Object
 	execute                  goja.Callable
-	mods                     map[string]goja.Value // required modules
 	jsonParse, jsonStringify goja.Callable
-	abortCtor                goja.Value    // js/web.js's AbortController, once a call needs it
+	abortCtor                goja.Value    // the web platform's AbortController, once a call needs it
 	lazySet                  [2]goja.Value // setters of context.env and context.signal
-	natives                  *goja.Object  // Go bindings of js/web.js and js/node.js
-	webGet                   goja.Callable // js/web.js: a web global by name
-	factories                *goja.Object  // node: modules written in JS, once one is required
-	req                      *require.RequireModule
 }
 
 // guard ends one piece of JS work from outside: kill interrupts the
@@ -78,8 +74,7 @@ func (g *guard) isKilled() bool {
 func newWorker(ctx context.Context, h *host, tool string, prog *goja.Program, watch *watchdog) (*worker, error) {
 	vm := goja.New()
 	vm.SetMaxCallStackSize(maxCallDepth)
-	w := &worker{h: h, tool: tool, vm: vm, mods: map[string]goja.Value{}}
-	w.loop = newLoop(vm)
+	w := &worker{h: h, tool: tool, vm: vm}
 	if err := w.setup(); err != nil {
 		return nil, fmt.Errorf("set up the JS host: %w", err)
 	}
@@ -98,7 +93,7 @@ func newWorker(ctx context.Context, h *host, tool string, prog *goja.Program, wa
 		}
 		return nil, &stoppedError{why}
 	}
-	w.loop.reset()
+	w.rt.Loop.Reset()
 	if err != nil {
 		w.discard()
 		return nil, err
@@ -150,70 +145,16 @@ func (w *worker) evaluate(prog *goja.Program) error {
 }
 
 // discard drops the runtime's timers; the runtime is garbage after this.
-func (w *worker) discard() { w.loop.reset() }
+func (w *worker) discard() { w.rt.Loop.Reset() }
 
-// errorText is the message of a JS error: an Error's message, a thrown
-// string as is, another value's string form (JSON for plain objects).
+// errorText is the message of a JS error (rt.ErrorText), or of the value
+// a promise rejected with.
 func errorText(vm *goja.Runtime, err error) string {
 	var rej *rejection
 	if errors.As(err, &rej) {
-		return valueText(vm, rej.v)
+		return rt.ValueText(vm, rej.v)
 	}
-	var ex *goja.Exception
-	if errors.As(err, &ex) {
-		return valueText(vm, ex.Value())
-	}
-	var so *goja.StackOverflowError
-	if errors.As(err, &so) {
-		return "RangeError: Maximum call stack size exceeded"
-	}
-	var ie *goja.InterruptedError
-	if errors.As(err, &ie) {
-		if e, ok := ie.Value().(error); ok {
-			return e.Error()
-		}
-		return fmt.Sprint(ie.Value())
-	}
-	return firstLine(err.Error())
-}
-
-func valueText(vm *goja.Runtime, v goja.Value) string {
-	if v == nil || goja.IsUndefined(v) {
-		return "undefined"
-	}
-	o, ok := v.(*goja.Object)
-	if !ok {
-		return v.String()
-	}
-	if isError(vm, o) {
-		msg := o.Get("message")
-		if msg != nil && !goja.IsUndefined(msg) && msg.String() != "" {
-			return msg.String()
-		}
-		return o.String()
-	}
-	if ts := o.Get("toString"); ts != nil && ts != vm.Get("Object").ToObject(vm).Get("prototype").ToObject(vm).Get("toString") {
-		if s := o.String(); s != "[object Object]" {
-			return s
-		}
-	}
-	if b, err := o.MarshalJSON(); err == nil {
-		return string(b)
-	}
-	return o.String()
-}
-
-func isError(vm *goja.Runtime, o *goja.Object) bool {
-	ctor, _ := vm.Get("Error").(*goja.Object)
-	if ctor != nil && vm.InstanceOf(o, ctor) {
-		return true
-	}
-	msg := o.Get("message")
-	if msg == nil {
-		return false
-	}
-	_, hasMsg := msg.Export().(string)
-	return hasMsg
+	return rt.ErrorText(vm, err)
 }
 
 // human prints a duration as users write it: 60s, 250ms, 1.5s.

@@ -1,4 +1,4 @@
-package jshost
+package node
 
 import (
 	"errors"
@@ -11,16 +11,31 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/buffer"
+
+	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
-// fsModule is node:fs's synchronous API on the real file system; relative
-// paths resolve against the checkout. The callback and promise forms are
+// fsModule is node:fs: the synchronous API below, with the callback forms
 // made from it in js/node.js.
-func (w *worker) fsModule() *goja.Object {
-	vm := w.vm
+func fsModule(r *rt.Runtime) goja.Value {
+	return jsModule(r, "fsCallbacks", fsys{r}.syncModule())
+}
+
+// fsPromisesModule is node:fs/promises over node:fs, made in js/node.js.
+func fsPromisesModule(r *rt.Runtime) goja.Value {
+	return jsModule(r, "fsPromises", r.Require("fs"))
+}
+
+// fsys is the file system of one runtime; relative paths resolve against
+// the checkout.
+type fsys struct{ r *rt.Runtime }
+
+// syncModule is node:fs's synchronous API on the real file system.
+func (f fsys) syncModule() *goja.Object {
+	vm := f.r.VM
 	o := vm.NewObject()
 	set := func(name string, fn any) { _ = o.Set(name, fn) }
-	p := func(v goja.Value) string { return w.fsPath(v) }
+	p := func(v goja.Value) string { return f.fsPath(v) }
 	set("existsSync", func(v goja.Value) bool {
 		_, err := os.Stat(p(v))
 		return err == nil
@@ -28,7 +43,7 @@ func (w *worker) fsModule() *goja.Object {
 	set("readFileSync", func(v, opts goja.Value) goja.Value {
 		name := p(v)
 		b, err := os.ReadFile(name)
-		w.fsCheck(err, "open", name)
+		f.fsCheck(err, "open", name)
 		if enc := encodingOf(vm, opts); enc != nil {
 			return buffer.EncodeBytes(vm, b, enc)
 		}
@@ -42,13 +57,13 @@ func (w *worker) fsModule() *goja.Object {
 				enc = goja.Undefined()
 			}
 			b := buffer.DecodeBytes(vm, data, enc)
-			f, err := os.OpenFile(name, flag, 0o644)
-			w.fsCheck(err, "open", name)
-			_, err = f.Write(b)
-			if cerr := f.Close(); err == nil {
+			file, err := os.OpenFile(name, flag, 0o644)
+			f.fsCheck(err, "open", name)
+			_, err = file.Write(b)
+			if cerr := file.Close(); err == nil {
 				err = cerr
 			}
-			w.fsCheck(err, "write", name)
+			f.fsCheck(err, "write", name)
 		}
 	}
 	set("writeFileSync", write(os.O_WRONLY|os.O_CREATE|os.O_TRUNC))
@@ -57,19 +72,19 @@ func (w *worker) fsModule() *goja.Object {
 		name := p(v)
 		if optBool(vm, opts, "recursive") {
 			first := firstMissing(name)
-			w.fsCheck(os.MkdirAll(name, 0o755), "mkdir", name)
+			f.fsCheck(os.MkdirAll(name, 0o755), "mkdir", name)
 			if first == "" {
 				return goja.Undefined()
 			}
 			return vm.ToValue(first)
 		}
-		w.fsCheck(os.Mkdir(name, 0o755), "mkdir", name)
+		f.fsCheck(os.Mkdir(name, 0o755), "mkdir", name)
 		return goja.Undefined()
 	})
 	set("readdirSync", func(v, opts goja.Value) goja.Value {
 		name := p(v)
 		ents, err := os.ReadDir(name)
-		w.fsCheck(err, "scandir", name)
+		f.fsCheck(err, "scandir", name)
 		if !optBool(vm, opts, "withFileTypes") {
 			names := make([]any, len(ents))
 			for i, e := range ents {
@@ -79,7 +94,7 @@ func (w *worker) fsModule() *goja.Object {
 		}
 		out := make([]any, len(ents))
 		for i, e := range ents {
-			out[i] = w.dirent(e.Name(), name, e.Type())
+			out[i] = f.dirent(e.Name(), name, e.Type())
 		}
 		return vm.ToValue(out)
 	})
@@ -96,8 +111,8 @@ func (w *worker) fsModule() *goja.Object {
 			if err != nil && errors.Is(err, fs.ErrNotExist) && optHas(vm, opts, "throwIfNoEntry") && !optBool(vm, opts, "throwIfNoEntry") {
 				return goja.Undefined()
 			}
-			w.fsCheck(err, map[bool]string{true: "stat", false: "lstat"}[follow], name)
-			return w.stats(fi)
+			f.fsCheck(err, map[bool]string{true: "stat", false: "lstat"}[follow], name)
+			return f.stats(fi)
 		}
 	}
 	set("statSync", stat(true))
@@ -109,61 +124,61 @@ func (w *worker) fsModule() *goja.Object {
 			if optBool(vm, opts, "force") && errors.Is(err, fs.ErrNotExist) {
 				return
 			}
-			w.fsCheck(err, "rm", name)
+			f.fsCheck(err, "rm", name)
 		}
 		if fi.IsDir() {
 			if !optBool(vm, opts, "recursive") {
-				w.fsThrow("ERR_FS_EISDIR", "Path is a directory: rm returned EISDIR (is a directory) "+name, "rm", name)
+				f.fsThrow("ERR_FS_EISDIR", "Path is a directory: rm returned EISDIR (is a directory) "+name, "rm", name)
 			}
-			w.fsCheck(os.RemoveAll(name), "rm", name)
+			f.fsCheck(os.RemoveAll(name), "rm", name)
 			return
 		}
-		w.fsCheck(os.Remove(name), "rm", name)
+		f.fsCheck(os.Remove(name), "rm", name)
 	})
 	set("rmdirSync", func(v, opts goja.Value) {
 		name := p(v)
 		if optBool(vm, opts, "recursive") {
-			w.fsCheck(os.RemoveAll(name), "rmdir", name)
+			f.fsCheck(os.RemoveAll(name), "rmdir", name)
 			return
 		}
-		w.fsCheck(syscall.Rmdir(name), "rmdir", name)
+		f.fsCheck(syscall.Rmdir(name), "rmdir", name)
 	})
-	set("unlinkSync", func(v goja.Value) { name := p(v); w.fsCheck(syscall.Unlink(name), "unlink", name) })
-	set("renameSync", func(a, b goja.Value) { from := p(a); w.fsCheck(os.Rename(from, p(b)), "rename", from) })
+	set("unlinkSync", func(v goja.Value) { name := p(v); f.fsCheck(syscall.Unlink(name), "unlink", name) })
+	set("renameSync", func(a, b goja.Value) { from := p(a); f.fsCheck(os.Rename(from, p(b)), "rename", from) })
 	set("copyFileSync", func(a, b goja.Value) {
 		from, to := p(a), p(b)
 		data, err := os.ReadFile(from)
-		w.fsCheck(err, "copyfile", from)
+		f.fsCheck(err, "copyfile", from)
 		fi, _ := os.Stat(from)
-		w.fsCheck(os.WriteFile(to, data, fi.Mode().Perm()), "copyfile", to)
+		f.fsCheck(os.WriteFile(to, data, fi.Mode().Perm()), "copyfile", to)
 	})
-	set("accessSync", func(v goja.Value) { name := p(v); _, err := os.Stat(name); w.fsCheck(err, "access", name) })
+	set("accessSync", func(v goja.Value) { name := p(v); _, err := os.Stat(name); f.fsCheck(err, "access", name) })
 	set("realpathSync", func(v goja.Value) string {
 		name := p(v)
 		r, err := filepath.EvalSymlinks(name)
-		w.fsCheck(err, "realpath", name)
+		f.fsCheck(err, "realpath", name)
 		return r
 	})
 	set("mkdtempSync", func(prefix string) string {
-		full := w.fsPath(vm.ToValue(prefix))
+		full := f.fsPath(vm.ToValue(prefix))
 		d, err := os.MkdirTemp(filepath.Dir(full), filepath.Base(full)+"*")
-		w.fsCheck(err, "mkdtemp", full)
+		f.fsCheck(err, "mkdtemp", full)
 		return d
 	})
 	set("chmodSync", func(v goja.Value, mode int64) {
 		name := p(v)
-		w.fsCheck(os.Chmod(name, os.FileMode(mode)), "chmod", name)
+		f.fsCheck(os.Chmod(name, os.FileMode(mode)), "chmod", name)
 	})
 	set("utimesSync", func(v goja.Value, at, mt float64) {
 		name := p(v)
-		w.fsCheck(os.Chtimes(name, time.UnixMilli(int64(at*1000)), time.UnixMilli(int64(mt*1000))), "utime", name)
+		f.fsCheck(os.Chtimes(name, time.UnixMilli(int64(at*1000)), time.UnixMilli(int64(mt*1000))), "utime", name)
 	})
-	set("truncateSync", func(v goja.Value, n int64) { name := p(v); w.fsCheck(os.Truncate(name, n), "open", name) })
-	set("symlinkSync", func(target string, v goja.Value) { name := p(v); w.fsCheck(os.Symlink(target, name), "symlink", name) })
+	set("truncateSync", func(v goja.Value, n int64) { name := p(v); f.fsCheck(os.Truncate(name, n), "open", name) })
+	set("symlinkSync", func(target string, v goja.Value) { name := p(v); f.fsCheck(os.Symlink(target, name), "symlink", name) })
 	set("readlinkSync", func(v goja.Value) string {
 		name := p(v)
 		t, err := os.Readlink(name)
-		w.fsCheck(err, "readlink", name)
+		f.fsCheck(err, "readlink", name)
 		return t
 	})
 	consts := vm.NewObject()
@@ -175,9 +190,9 @@ func (w *worker) fsModule() *goja.Object {
 }
 
 // fsPath resolves a path argument (string, Buffer or file: URL) against the checkout.
-func (w *worker) fsPath(v goja.Value) string {
+func (f fsys) fsPath(v goja.Value) string {
 	if v == nil {
-		panic(w.vm.NewTypeError(`The "path" argument must be of type string or an instance of Buffer or URL`))
+		panic(f.r.VM.NewTypeError(`The "path" argument must be of type string or an instance of Buffer or URL`))
 	}
 	var s string
 	switch x := v.Export().(type) {
@@ -189,17 +204,17 @@ func (w *worker) fsPath(v goja.Value) string {
 		if o, ok := v.(*goja.Object); ok && o.Get("href") != nil {
 			s = o.Get("pathname").String()
 		} else {
-			panic(w.vm.NewTypeError(`The "path" argument must be of type string or an instance of Buffer or URL`))
+			panic(f.r.VM.NewTypeError(`The "path" argument must be of type string or an instance of Buffer or URL`))
 		}
 	}
 	if !filepath.IsAbs(s) {
-		s = filepath.Join(w.h.opts.Directory, s)
+		s = filepath.Join(f.r.Host.Directory, s)
 	}
 	return s
 }
 
 // fsCheck throws err as Node does: an Error with code, errno, syscall, path.
-func (w *worker) fsCheck(err error, syscallName, path string) {
+func (f fsys) fsCheck(err error, syscallName, path string) {
 	if err == nil {
 		return
 	}
@@ -208,11 +223,11 @@ func (w *worker) fsCheck(err error, syscallName, path string) {
 	if errors.As(err, &errno) {
 		code, text = errnoName(errno), errno.Error()
 	}
-	w.fsThrow(code, code+": "+text+", "+syscallName+" '"+path+"'", syscallName, path)
+	f.fsThrow(code, code+": "+text+", "+syscallName+" '"+path+"'", syscallName, path)
 }
 
-func (w *worker) fsThrow(code, msg, syscallName, path string) {
-	e, _ := w.vm.New(w.vm.Get("Error"), w.vm.ToValue(msg))
+func (f fsys) fsThrow(code, msg, syscallName, path string) {
+	e, _ := f.r.VM.New(f.r.VM.Get("Error"), f.r.VM.ToValue(msg))
 	_ = e.Set("code", code)
 	_ = e.Set("syscall", syscallName)
 	_ = e.Set("path", path)
@@ -254,8 +269,8 @@ func firstMissing(dir string) string {
 	}
 }
 
-func (w *worker) dirent(name, parent string, mode fs.FileMode) *goja.Object {
-	o := w.vm.NewObject()
+func (f fsys) dirent(name, parent string, mode fs.FileMode) *goja.Object {
+	o := f.r.VM.NewObject()
 	_ = o.Set("name", name)
 	_ = o.Set("parentPath", parent)
 	_ = o.Set("path", parent)
@@ -265,8 +280,8 @@ func (w *worker) dirent(name, parent string, mode fs.FileMode) *goja.Object {
 	return o
 }
 
-func (w *worker) stats(fi os.FileInfo) *goja.Object {
-	vm := w.vm
+func (f fsys) stats(fi os.FileInfo) *goja.Object {
+	vm := f.r.VM
 	o := vm.NewObject()
 	mode := fi.Mode()
 	ms := float64(fi.ModTime().UnixNano()) / 1e6

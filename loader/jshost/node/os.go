@@ -1,19 +1,19 @@
-package jshost
+package node
 
 import (
-	"net/url"
 	"os"
 	"os/user"
-	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
 // osModule is node:os about the box the tool runs in.
-func (w *worker) osModule() *goja.Object {
-	vm := w.vm
+func osModule(r *rt.Runtime) goja.Value {
+	vm := r.VM
 	o := vm.NewObject()
 	_ = o.Set("EOL", "\n")
 	_ = o.Set("platform", func() string { return runtime.GOOS })
@@ -50,26 +50,13 @@ func (w *worker) osModule() *goja.Object {
 	return o
 }
 
-// addFileURL adds fileURLToPath and pathToFileURL to node:url.
-func (w *worker) addFileURL(m *goja.Object) {
-	vm := w.vm
-	_ = m.Set("fileURLToPath", func(v goja.Value) string {
-		s := v.String()
-		u, err := url.Parse(s)
-		if err != nil || u.Scheme != "file" {
-			panic(vm.NewTypeError("The URL must be of scheme file: " + s))
-		}
-		return u.Path
-	})
-	_ = m.Set("pathToFileURL", func(p string) goja.Value {
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(w.h.opts.Directory, p)
-		}
-		u := url.URL{Scheme: "file", Path: p}
-		v, err := vm.New(vm.Get("URL"), vm.ToValue(u.String()))
-		if err != nil {
-			panic(err)
-		}
-		return v
-	})
+// nodeArch is process.arch and os.arch(): Node's names for GOARCH.
+func nodeArch() string {
+	switch runtime.GOARCH {
+	case "amd64":
+		return "x64"
+	case "386":
+		return "ia32"
+	}
+	return runtime.GOARCH
 }

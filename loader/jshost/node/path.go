@@ -1,4 +1,4 @@
-package jshost
+package node
 
 import (
 	"path"
@@ -6,11 +6,13 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
-// pathModule is node:path (POSIX): cwd is the checkout.
-func (w *worker) pathModule() *goja.Object {
-	vm := w.vm
+// pathModule is node:path (POSIX), also node:path/posix: cwd is the checkout.
+func pathModule(r *rt.Runtime) goja.Value {
+	vm, dir := r.VM, r.Host.Directory
 	o := vm.NewObject()
 	strs := func(c goja.FunctionCall) []string {
 		out := make([]string, len(c.Arguments))
@@ -31,7 +33,7 @@ func (w *worker) pathModule() *goja.Object {
 			}
 		}
 		if !strings.HasPrefix(r, "/") {
-			r = w.h.opts.Directory + "/" + r
+			r = dir + "/" + r
 		}
 		return path.Clean(r)
 	}

@@ -1,4 +1,4 @@
-package jshost
+package node
 
 import (
 	"crypto/hmac"
@@ -14,6 +14,9 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/buffer"
+
+	"github.com/beeuni/beeuni/loader/jshost/rt"
+	"github.com/beeuni/beeuni/loader/jshost/web"
 )
 
 var hashes = map[string]func() hash.Hash{
@@ -21,9 +24,10 @@ var hashes = map[string]func() hash.Hash{
 	"sha384": sha512.New384, "sha512": sha512.New,
 }
 
-// cryptoModule is node:crypto: hashes, HMACs and randomness.
-func (w *worker) cryptoModule() *goja.Object {
-	vm := w.vm
+// cryptoModule is node:crypto: hashes, HMACs and randomness (the web
+// platform's getRandomValues and randomUUID, also as webcrypto).
+func cryptoModule(r *rt.Runtime) goja.Value {
+	vm := r.VM
 	o := vm.NewObject()
 	newHash := func(alg string) func() hash.Hash {
 		h, ok := hashes[strings.ToLower(strings.ReplaceAll(alg, "-", ""))]
@@ -81,7 +85,7 @@ func (w *worker) cryptoModule() *goja.Object {
 		}
 		return buf
 	})
-	_ = o.Set("randomUUID", func() string { return uuid4() })
+	_ = o.Set("randomUUID", web.RandomUUID)
 	_ = o.Set("randomInt", func(c goja.FunctionCall) goja.Value {
 		lo, hi := int64(0), c.Argument(0).ToInteger()
 		if len(c.Arguments) > 1 {
@@ -95,22 +99,7 @@ func (w *worker) cryptoModule() *goja.Object {
 		n, _ := rand.Int(rand.Reader, big.NewInt(hi-lo))
 		return vm.ToValue(lo + n.Int64())
 	})
-	getRandom := func(v goja.Value) goja.Value {
-		obj, ok := v.(*goja.Object)
-		if !ok {
-			panic(vm.NewTypeError("The data argument must be an integer-type TypedArray"))
-		}
-		ab, ok := obj.Get("buffer").Export().(goja.ArrayBuffer)
-		if !ok {
-			panic(vm.NewTypeError("The data argument must be an integer-type TypedArray"))
-		}
-		off, n := obj.Get("byteOffset").ToInteger(), obj.Get("byteLength").ToInteger()
-		if n > 65536 {
-			panic(w.domError("The ArrayBufferView's byte length exceeds the number of bytes of entropy available via this API (65536)", "QuotaExceededError"))
-		}
-		_, _ = rand.Read(ab.Bytes()[off : off+n])
-		return v
-	}
+	getRandom := web.GetRandomValues(r)
 	_ = o.Set("getRandomValues", getRandom)
 	_ = o.Set("timingSafeEqual", func(a, b goja.Value) bool {
 		x, y := buffer.DecodeBytes(vm, a, goja.Undefined()), buffer.DecodeBytes(vm, b, goja.Undefined())
@@ -119,10 +108,10 @@ func (w *worker) cryptoModule() *goja.Object {
 		}
 		return subtle.ConstantTimeCompare(x, y) == 1
 	})
-	web := vm.NewObject()
-	_ = web.Set("getRandomValues", getRandom)
-	_ = web.Set("randomUUID", o.Get("randomUUID"))
-	_ = o.Set("webcrypto", web)
+	wc := vm.NewObject()
+	_ = wc.Set("getRandomValues", getRandom)
+	_ = wc.Set("randomUUID", o.Get("randomUUID"))
+	_ = o.Set("webcrypto", wc)
 	return o
 }
 
@@ -134,19 +123,3 @@ const (
 	errDigestCalled = cryptoErr("Digest already called")
 	errLengths      = cryptoErr("Input buffers must have the same byte length")
 )
-
-func uuid4() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	const hex = "0123456789abcdef"
-	out := make([]byte, 0, 36)
-	for i, c := range b {
-		if i == 4 || i == 6 || i == 8 || i == 10 {
-			out = append(out, '-')
-		}
-		out = append(out, hex[c>>4], hex[c&15])
-	}
-	return string(out)
-}

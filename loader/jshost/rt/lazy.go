@@ -1,4 +1,4 @@
-package jshost
+package rt
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"github.com/dop251/goja"
 )
 
-// lazyGlobal installs name on the global object as an accessor that makes
+// LazyGlobal installs name on the global object as an accessor that makes
 // the value on first read and then turns into the data property it would
 // have been if made at set-up: same value (made once), same place among
 // the global's keys, writable and configurable, enumerable as given.
@@ -19,8 +19,8 @@ import (
 // shows for Buffer, process, AbortController, DOMException, Response). The
 // globals that libraries read through their descriptor (core-js: fetch,
 // Request, Headers, queueMicrotask) stay eager.
-func (w *worker) lazyGlobal(name string, enumerable bool, make func() goja.Value) {
-	vm := w.vm
+func (r *Runtime) LazyGlobal(name string, enumerable bool, make func() goja.Value) {
+	vm := r.VM
 	g := vm.GlobalObject()
 	enum := goja.FLAG_FALSE
 	if enumerable {

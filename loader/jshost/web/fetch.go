@@ -1,4 +1,4 @@
-package jshost
+package web
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/buffer"
+
+	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
 // maxResponseBytes bounds a fetched body held in memory.
@@ -19,8 +21,8 @@ const maxResponseBytes = 256 << 20
 // it runs the request on Go's client in a goroutine that ends with the call
 // (or with cancel()), and calls cb(err, status, statusText, headers, body,
 // url, redirected) on the loop.
-func (w *worker) fetchNative(c goja.FunctionCall) goja.Value {
-	vm, l := w.vm, w.loop
+func fetchNative(r *rt.Runtime, c goja.FunctionCall) goja.Value {
+	vm, l := r.VM, r.Loop
 	method, target := c.Argument(0).String(), c.Argument(1).String()
 	var pairs []string
 	_ = vm.ExportTo(c.Argument(2), &pairs)
@@ -33,9 +35,9 @@ func (w *worker) fetchNative(c goja.FunctionCall) goja.Value {
 	if !ok {
 		panic(vm.NewTypeError("fetch: no callback"))
 	}
-	ctx, cancel := context.WithCancel(l.ctx)
-	gen := l.generation()
-	client := w.h.opts.HTTPClient
+	ctx, cancel := context.WithCancel(l.Context())
+	gen := l.Generation()
+	client := r.Host.HTTPClient
 	if redirect != "follow" {
 		cl := *client
 		cl.CheckRedirect = func(*http.Request, []*http.Request) error {
@@ -49,10 +51,10 @@ func (w *worker) fetchNative(c goja.FunctionCall) goja.Value {
 	go func() {
 		defer cancel()
 		resp, data, err := doFetch(ctx, client, method, target, pairs, body)
-		l.post(gen, func() error {
+		l.Post(gen, func() error {
 			if err != nil {
 				_, jerr := cb(goja.Undefined(), vm.ToValue(err.Error()))
-				return uncatchable(jerr)
+				return rt.Uncatchable(jerr)
 			}
 			var hs []string
 			for k, vs := range resp.Header {
@@ -64,7 +66,7 @@ func (w *worker) fetchNative(c goja.FunctionCall) goja.Value {
 			final := resp.Request.URL.String()
 			_, jerr := cb(goja.Undefined(), goja.Null(), vm.ToValue(resp.StatusCode), vm.ToValue(text),
 				vm.ToValue(hs), vm.ToValue(vm.NewArrayBuffer(data)), vm.ToValue(final), vm.ToValue(final != target))
-			return uncatchable(jerr)
+			return rt.Uncatchable(jerr)
 		})
 	}()
 	h := vm.NewObject()

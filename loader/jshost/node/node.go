@@ -1,0 +1,74 @@
+// Package node is the Node.js platform of every runtime: the node:
+// modules tools may import (one file each) and the Buffer and process
+// globals. util and events, and the callback and promise forms of fs, are
+// written in js/node.js.
+package node
+
+import (
+	_ "embed"
+	"sync"
+
+	"github.com/dop251/goja"
+
+	"github.com/beeuni/beeuni/loader/jshost/rt"
+)
+
+// Platform is the Node.js platform: require names without the "node:"
+// prefix (rt strips it), and its globals.
+func Platform() rt.Platform {
+	return rt.Platform{
+		Install: func(r *rt.Runtime) error {
+			installBuffer(r)
+			r.LazyGlobal("process", true, func() goja.Value { return process(r) })
+			return nil
+		},
+		Modules: rt.Modules{
+			"buffer":      bufferModule,
+			"url":         urlModule,
+			"fs":          fsModule,
+			"fs/promises": fsPromisesModule,
+			"path":        pathModule,
+			"path/posix":  pathModule,
+			"os":          osModule,
+			"crypto":      cryptoModule,
+			"util":        utilModule,
+			"events":      eventsModule,
+		},
+	}
+}
+
+//go:embed js/node.js
+var nodeJS string
+
+// nodeProgram is compiled once per process: a *goja.Program is immutable
+// and may run in any number of runtimes.
+var nodeProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("beeuni:node.js", nodeJS, true) })
+
+type factoriesKey struct{}
+
+// jsModule calls the factory name of js/node.js with args. js/node.js
+// runs on the first call in a runtime, with its Go bindings (n).
+func jsModule(r *rt.Runtime, name string, args ...goja.Value) goja.Value {
+	factories := rt.Local(r, factoriesKey{}, func() *goja.Object {
+		vm := r.VM
+		n := vm.NewObject()
+		_ = n.Set("format", func(c goja.FunctionCall) goja.Value { return vm.ToValue(r.Format(c.Arguments)) })
+		_ = n.Set("inspect", func(v goja.Value) string { return r.Inspect(v) })
+		fv, err := vm.RunProgram(nodeProgram())
+		if err != nil {
+			panic(err)
+		}
+		fn, _ := goja.AssertFunction(fv)
+		f, err := fn(goja.Undefined(), vm.GlobalObject(), n)
+		if err != nil {
+			panic(err)
+		}
+		return f.ToObject(vm)
+	})
+	f, _ := goja.AssertFunction(factories.Get(name))
+	v, err := f(goja.Undefined(), args...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

@@ -1,0 +1,146 @@
+package rt
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja_nodejs/require"
+)
+
+// Host is what the runtimes of one tool set share: the host's settings a
+// binding reads. Read-only once NewHost has made it; bindings never write
+// to it.
+//
+// The capability policy (which paths may be read or written, which
+// addresses dialed, which environment variables seen) will be one field
+// here, Policy, that every binding touching the outside consults with the
+// resolved path, address or name before it acts.
+type Host struct {
+	Directory  string            // the checkout: process.cwd() and the base of relative paths
+	TempDir    string            // where the host writes files of its own
+	Logger     *slog.Logger      // console and warnings, with the tool's name
+	HTTPClient *http.Client      // for fetch
+	Env        map[string]string // process.env: the box environment at load
+
+	platforms []Platform
+	modules   Modules
+	unknown   func(name string) error
+	natives   *require.Registry // goja_nodejs modules (buffer, url); no files
+}
+
+// Modules maps a require name (without the "node:" prefix) to the factory
+// that makes the module in one runtime. A factory runs at most once per
+// runtime, on the first require of its name.
+type Modules map[string]func(*Runtime) goja.Value
+
+// Platform is one package of bindings: the globals it installs and the
+// modules it answers.
+type Platform struct {
+	// Install puts the platform's globals on a new runtime. It runs for
+	// every runtime (every load and every pool growth), so it must be
+	// cheap: install costly globals with LazyGlobal.
+	Install func(*Runtime) error
+	Modules Modules
+}
+
+// NewHost makes the shared part of the runtimes of one tool set from the
+// settings in h and the platforms, installed in their order (which is the
+// order of the global object's keys). unknown is the error of require for
+// a name no platform answers. Two platforms answering one name is a
+// programming error: NewHost panics.
+func NewHost(h Host, platforms []Platform, unknown func(name string) error) *Host {
+	h.platforms = platforms
+	h.modules = Modules{}
+	for _, p := range platforms {
+		for name, f := range p.Modules {
+			if _, dup := h.modules[name]; dup {
+				panic(fmt.Sprintf("jshost: two platforms answer require(%q)", name))
+			}
+			h.modules[name] = f
+		}
+	}
+	h.unknown = unknown
+	noFiles := func(string) ([]byte, error) { return nil, require.ModuleFileDoesNotExistError }
+	h.natives = require.NewRegistry(require.WithLoader(noFiles))
+	return &h
+}
+
+// Runtime is one goja runtime with the host's bindings installed (its
+// fields are read-only). It is used by one goroutine at a time: the one
+// running its JS.
+type Runtime struct {
+	VM   *goja.Runtime
+	Host *Host
+	Tool string // the tool's name, for logs
+	Loop *Loop
+
+	mods    map[string]goja.Value // required modules
+	natives *require.RequireModule
+	locals  []local
+}
+
+type local struct{ key, v any }
+
+// NewRuntime installs the host's bindings on vm: the require function,
+// then each platform's globals. The core makes vm and sets its limits.
+func (h *Host) NewRuntime(vm *goja.Runtime, tool string) (*Runtime, error) {
+	r := &Runtime{VM: vm, Host: h, Tool: tool, Loop: newLoop()}
+	r.natives = h.natives.Enable(vm) // defines the global require first: it keeps that place
+	if err := vm.Set("require", r.requireJS); err != nil {
+		return nil, err
+	}
+	for _, p := range h.platforms {
+		if err := p.Install(r); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// Require is require(name) in this runtime: the module (made on first use,
+// then the same value), or a thrown error naming what tools may import.
+func (r *Runtime) Require(name string) goja.Value {
+	name = strings.TrimPrefix(name, "node:")
+	if v, ok := r.mods[name]; ok {
+		return v
+	}
+	f, ok := r.Host.modules[name]
+	if !ok {
+		panic(r.VM.NewGoError(r.Host.unknown(name)))
+	}
+	v := f(r)
+	if r.mods == nil {
+		r.mods = map[string]goja.Value{}
+	}
+	r.mods[name] = v
+	return v
+}
+
+func (r *Runtime) requireJS(c goja.FunctionCall) goja.Value { return r.Require(c.Argument(0).String()) }
+
+// Native is a goja_nodejs module (buffer, url) of this runtime, made once,
+// whatever the module did to the global require.
+func (r *Runtime) Native(name string) *goja.Object {
+	v, err := r.natives.Require(name)
+	if err != nil {
+		panic(err)
+	}
+	return v.ToObject(r.VM)
+}
+
+// Local is where a platform keeps its state for one runtime: the value of
+// key, made by make on first use. key is a value of a type of the
+// platform's own, as for context.WithValue.
+func Local[T any](r *Runtime, key any, make func() T) T {
+	for _, l := range r.locals {
+		if l.key == key {
+			return l.v.(T)
+		}
+	}
+	v := make()
+	r.locals = append(r.locals, local{key, v})
+	return v
+}

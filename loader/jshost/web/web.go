@@ -1,0 +1,108 @@
+// Package web is the web platform of every runtime: URL, fetch and its
+// classes, events and abort, DOMException, TextEncoder/TextDecoder,
+// structuredClone, atob/btoa, queueMicrotask, console, crypto and the
+// timers. Most of it is js/web.js over Go bindings; it has no modules.
+package web
+
+import (
+	_ "embed"
+	"sync"
+
+	"github.com/dop251/goja"
+	_ "github.com/dop251/goja_nodejs/url" // registers the url module (URL, URLSearchParams)
+
+	"github.com/beeuni/beeuni/loader/jshost/rt"
+)
+
+//go:embed js/web.js
+var webJS string
+
+// webProgram is compiled once per process: a *goja.Program is immutable
+// and may run in any number of runtimes.
+var webProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("beeuni:web.js", webJS, true) })
+
+// Platform is the web platform: globals, no modules.
+func Platform() rt.Platform { return rt.Platform{Install: install} }
+
+// webGlobals are the globals of js/web.js in the order they were always
+// installed; eager ones are read through their descriptors by libraries
+// (core-js: fetch, Request, Headers, queueMicrotask).
+var webGlobals = []struct {
+	name  string
+	eager bool
+}{
+	{"Event", false}, {"EventTarget", false}, {"DOMException", false}, {"AbortController", false},
+	{"AbortSignal", false}, {"Headers", true}, {"Request", true}, {"Response", false},
+	{"fetch", true}, {"structuredClone", true}, {"TextEncoder", false}, {"TextDecoder", false},
+	{"queueMicrotask", true},
+}
+
+type stateKey struct{}
+
+// state is the platform's part of one runtime.
+type state struct {
+	get goja.Callable // js/web.js: a web global by name
+}
+
+// install puts the web globals on r. The costly ones are made on first
+// read (LazyGlobal); js/web.js itself runs now, as fetch, Request,
+// Headers, structuredClone and queueMicrotask must be there eagerly.
+func install(r *rt.Runtime) error {
+	vm := r.VM
+	g := vm.GlobalObject()
+	must := func(err error) {
+		if err != nil {
+			panic(err)
+		}
+	}
+	r.LazyGlobal("URL", true, func() goja.Value { return r.Native("url").Get("URL") })
+	r.LazyGlobal("URLSearchParams", true, func() goja.Value { return r.Native("url").Get("URLSearchParams") })
+	installTimers(r)
+	n := vm.NewObject()
+	must(n.Set("encode", func(s string) goja.Value { return r.Uint8Array([]byte(s)) }))
+	must(n.Set("decode", decoder(r)))
+	must(n.Set("http", func(c goja.FunctionCall) goja.Value { return fetchNative(r, c) }))
+	fv, err := vm.RunProgram(webProgram())
+	if err != nil {
+		return err
+	}
+	fn, _ := goja.AssertFunction(fv)
+	getv, err := fn(goja.Undefined(), g, n)
+	if err != nil {
+		return err
+	}
+	st := stateOf(r)
+	st.get, _ = goja.AssertFunction(getv)
+	for _, k := range webGlobals {
+		if k.eager {
+			must(g.DefineDataProperty(k.name, st.web(r, k.name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		} else {
+			r.LazyGlobal(k.name, false, func() goja.Value { return st.web(r, k.name) })
+		}
+	}
+	must(g.DefineDataProperty("globalThis", g, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	must(g.DefineDataProperty("self", g, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	r.LazyGlobal("console", true, func() goja.Value { return console(r) })
+	installBase64(r)
+	r.LazyGlobal("crypto", true, func() goja.Value { return webCrypto(r) })
+	return nil
+}
+
+// web answers a web global as js/web.js made it (not as a module may have
+// replaced it on the global object).
+func (st *state) web(r *rt.Runtime, name string) goja.Value {
+	v, err := st.get(goja.Undefined(), r.VM.ToValue(name))
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// AbortController is the AbortController class js/web.js made in r,
+// whatever a module has assigned to the global since (the core makes
+// context.signal with it).
+func AbortController(r *rt.Runtime) goja.Value {
+	return stateOf(r).web(r, "AbortController")
+}
+
+func stateOf(r *rt.Runtime) *state { return rt.Local(r, stateKey{}, func() *state { return &state{} }) }
