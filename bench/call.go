@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -103,12 +104,20 @@ func (r *run) call(ctx context.Context) (*Scenario, error) {
 		if err != nil {
 			return nil, err
 		}
-		ns, err := startNode(ctx, r.node, dir, bundled)
+		ns, err := startNode(ctx, r.node, dir, "bench-call", bundled)
 		if err != nil {
 			return nil, err
 		}
 		defer ns.stop()
 		node = &callServer{name: "node", url: ns.url, client: newClient()}
+		// A fair baseline does the same work: it answers beeuni's bytes.
+		for _, t := range callTools {
+			_, body, err := post(ctx, node.client, ns.url+"/beeuni/tools/"+t.name, []byte(t.body), nil)
+			if err != nil || !bytes.Equal(body, answers[t.name]) {
+				return nil, fmt.Errorf("call %s on node: %v: answered %.300q, beeuni %.300q", t.name, err, body, answers[t.name])
+			}
+		}
+		sc.note("node answers beeuni's bytes for each tool; it builds context.env and context.signal on first read, as beeuni does (bench/js/call.cjs)")
 	}
 	servers = append(servers, node)
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -46,6 +47,37 @@ type fleet struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	execs  []*fleetExecutor
+
+	errMu  sync.Mutex
+	runErr error // the first error a component's Run returned
+}
+
+// run runs a component until the fleet closes, then after. Its error is
+// kept for the messages of the waits, which would otherwise only time out.
+func (f *fleet) run(what string, run func(context.Context) error, after func()) {
+	f.wg.Go(func() {
+		err := run(f.ctx)
+		if after != nil {
+			after()
+		}
+		if err != nil && !errors.Is(err, http.ErrServerClosed) && f.ctx.Err() == nil {
+			f.errMu.Lock()
+			if f.runErr == nil {
+				f.runErr = fmt.Errorf("%s stopped: %w", what, err)
+			}
+			f.errMu.Unlock()
+		}
+	})
+}
+
+// stopped is "" or the first component error, for a wait's message.
+func (f *fleet) stopped() string {
+	f.errMu.Lock()
+	defer f.errMu.Unlock()
+	if f.runErr == nil {
+		return ""
+	}
+	return " (" + f.runErr.Error() + ")"
 }
 
 type fleetExecutor struct {
@@ -99,14 +131,14 @@ func startFleet(ctx context.Context, dir string, files map[string]string) (*flee
 	}
 	hook := &http.Server{Handler: f.ctl.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	f.hookURL = "http://" + ln.Addr().String() + "/hooks/merge"
-	f.wg.Go(func() { _ = hook.Serve(ln) })
+	f.run("the merge hook's server", func(context.Context) error { return hook.Serve(ln) }, nil)
 	f.wg.Go(func() {
 		<-f.ctx.Done()
-		_ = hook.Close()
+		_ = hook.Close() // ends Serve; nothing is left to flush
 	})
-	f.wg.Go(func() { _ = f.ctl.Run(f.ctx) })
+	f.run("the controller", f.ctl.Run, nil)
 	if !waitUntil(ctx, time.Minute, 5*time.Millisecond, func() bool { return f.ctl.Status().Desired != "" }) {
-		return nil, fmt.Errorf("the controller published no release within a minute: %s", f.ctl.Status().Error)
+		return nil, fmt.Errorf("the controller published no release within a minute: %s%s", f.ctl.Status().Error, f.stopped())
 	}
 	ok = true
 	return f, nil
@@ -160,15 +192,14 @@ func (f *fleet) addExecutors(ctx context.Context, n int) error {
 		}
 		fe := &fleetExecutor{ex: ex, bus: bus, url: "http://" + ln.Addr().String()}
 		f.execs = append(f.execs, fe)
-		f.wg.Go(func() {
-			_ = ex.Run(f.ctx)
+		f.run("executor "+id, ex.Run, func() {
 			ex.Close()
 			bus.Close()
 		})
 	}
 	want := f.ctl.Status().Desired
 	if !waitUntil(ctx, 2*time.Minute, 5*time.Millisecond, func() bool { return f.serving(want) == len(f.execs) }) {
-		return fmt.Errorf("%d of %d executors serve release %s after two minutes", f.serving(want), len(f.execs), want)
+		return fmt.Errorf("%d of %d executors serve release %s after two minutes%s", f.serving(want), len(f.execs), want, f.stopped())
 	}
 	return nil
 }
@@ -222,7 +253,7 @@ func (f *fleet) release(ctx context.Context, files map[string]string, timeout ti
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%d of %d executors did not serve release %q within %s (controller: %+v)", left, len(f.execs), want, timeout, f.ctl.Status())
+		return nil, fmt.Errorf("%d of %d executors did not serve release %q within %s (controller: %+v)%s", left, len(f.execs), want, timeout, f.ctl.Status(), f.stopped())
 	}
 	return took, nil
 }

@@ -85,7 +85,7 @@ func (r *run) memory(ctx context.Context) (*Scenario, error) {
 		}
 		var ns *nodeServer
 		if bundled != nil {
-			if ns, err = startNode(ctx, r.node, filepath.Join(dir, "node-src"), bundled); err != nil {
+			if ns, err = startNode(ctx, r.node, filepath.Join(dir, "node-src"), "node", bundled); err != nil {
 				ex.stop()
 				return nil, err
 			}

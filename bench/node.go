@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,51 +17,13 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 )
 
-// nodeServerJS is the Node.js baseline: the same modules behind Node's own
-// http server, answering beeuni's response shape. It is what a user would
-// write without beeuni: require the module, call execute, JSON out.
-const nodeServerJS = `'use strict'
-const http = require('node:http')
-const cfg = JSON.parse(process.argv[2])
-const tools = {}
-for (const [name, file] of Object.entries(cfg.tools)) {
-  const m = require(file)
-  tools[name] = m.default || m
-}
-const server = http.createServer((req, res) => {
-  const chunks = []
-  req.on('data', (c) => chunks.push(c))
-  req.on('end', async () => {
-    const send = (status, obj) => {
-      const out = JSON.stringify(obj) + '\n'
-      res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) })
-      res.end(out)
-    }
-    const name = req.url.startsWith('/beeuni/tools/') ? req.url.slice('/beeuni/tools/'.length) : ''
-    const tool = tools[name]
-    if (!tool) return send(404, { error: 'no tool named ' + name + ' is loaded' })
-    let args
-    try {
-      const body = Buffer.concat(chunks).toString()
-      args = body.trim() === '' ? {} : JSON.parse(body)
-    } catch (e) {
-      return send(400, { error: 'the body is not valid JSON' })
-    }
-    const ac = new AbortController()
-    const context = { sessionId: req.headers['x-beeuni-session'] || '', agent: req.headers['x-beeuni-agent'] || 'beeuni',
-      directory: cfg.dir, env: { ...process.env }, signal: ac.signal }
-    try {
-      const v = await tool.execute(args, context)
-      const output = typeof v === 'string' ? v : JSON.stringify(v, null, 2)
-      send(200, { output, is_error: false, release: 'node' })
-    } catch (e) {
-      send(200, { output: String(e && e.message || e), is_error: true, release: 'node' })
-    }
-  })
-})
-server.keepAliveTimeout = 120000
-server.listen(0, '127.0.0.1', () => { console.log(server.address().port) })
-`
+// nodeJS is the Node.js baseline server: js/node_server.cjs (HTTP) and
+// js/call.cjs (the module calling, shared with other runtimes' baselines).
+// It is what a user would write without beeuni, doing per call what
+// beeuni's host does and no more, and it answers beeuni's bytes.
+//
+//go:embed js/call.cjs js/node_server.cjs
+var nodeJS embed.FS
 
 // nodeServer is a running Node.js baseline server.
 type nodeServer struct {
@@ -86,16 +49,27 @@ func bundleForNode(dir string, modules map[string]string) (map[string]string, er
 }
 
 // startNode starts the baseline server on a free loopback port with the
-// bundled tools (name -> .cjs path), dir as context.directory.
-func startNode(ctx context.Context, node, dir string, tools map[string]string) (*nodeServer, error) {
-	script := filepath.Join(dir, "node", "server.cjs")
-	if err := os.MkdirAll(filepath.Dir(script), 0o755); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(script, []byte(nodeServerJS), 0o644); err != nil {
+// bundled tools (name -> .cjs path), dir as context.directory, answering
+// as release.
+func startNode(ctx context.Context, node, dir, release string, tools map[string]string) (*nodeServer, error) {
+	scripts := filepath.Join(dir, "node-server") // apart from the bundles: a tool may be named call
+	if err := os.MkdirAll(scripts, 0o755); err != nil {
 		return nil, fmt.Errorf("write the node server: %w", err)
 	}
-	cfg, _ := json.Marshal(map[string]any{"tools": tools, "dir": dir})
+	for _, name := range []string{"call.cjs", "node_server.cjs"} {
+		b, err := nodeJS.ReadFile("js/" + name)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(scripts, name), b, 0o644)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("write the node server: %w", err)
+		}
+	}
+	script := filepath.Join(scripts, "node_server.cjs")
+	cfg, err := json.Marshal(map[string]any{"tools": tools, "dir": dir, "release": release})
+	if err != nil {
+		return nil, fmt.Errorf("start node: %w", err)
+	}
 	cmd := exec.Command(node, script, string(cfg))
 	cmd.Dir = dir
 	stderr := &limitedWriter{}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -93,9 +94,14 @@ type objWriter struct {
 func (w *objWriter) store(t plumbing.ObjectType, data []byte) plumbing.Hash {
 	o := w.r.Storer.NewEncodedObject()
 	o.SetType(t)
-	ow, _ := o.Writer()
-	_, _ = ow.Write(data)
-	_ = ow.Close()
+	ow, err := o.Writer()
+	if err == nil {
+		_, err = ow.Write(data)
+		err = errors.Join(err, ow.Close())
+	}
+	if err != nil && w.err == nil {
+		w.err = err
+	}
 	h, err := w.r.Storer.SetEncodedObject(o)
 	if err != nil && w.err == nil {
 		w.err = err

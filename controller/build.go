@@ -109,7 +109,11 @@ func (c *Controller) build(ctx context.Context, repo *git.Repository, head *obje
 	}
 	rec := snap.Record(c.cfg.Project, st.Seq+1, c.cfg.now().UTC())
 	rec.Previous = st.LastPublished
-	rec.Covers = covers(repo, head, st.LastCommit)
+	if rec.Covers, err = covers(repo, head, st.LastCommit); err != nil {
+		c.metrics.gitErrors.Inc()
+		c.closeObjects()
+		return nil, err
+	}
 	if snap.Valid() {
 		c.validate(ctx, rrepo, rec, prevRec)
 	}

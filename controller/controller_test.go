@@ -19,11 +19,11 @@ import (
 
 func TestPublishesHeadOnce(t *testing.T) {
 	f := newFixture(t)
-	commit := f.commit("first tools", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	commit := f.Commit("first tools", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
 	// Untracked and ignored files never enter a release.
-	os.WriteFile(filepath.Join(f.repoDir, "untracked.txt"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(f.RepoDir, "untracked.txt"), []byte("x"), 0o644)
 	c := f.start(nil)
-	rec := f.waitDesiredCommit(commit)
+	rec := f.WaitDesiredCommit(commit, waitFor)
 	if rec.Status != release.StatusPublished || rec.Seq != 1 || rec.Subject != "first tools" || !strings.Contains(rec.Author, "ada@example.com") {
 		t.Fatalf("record = %+v", rec)
 	}
@@ -38,7 +38,7 @@ func TestPublishesHeadOnce(t *testing.T) {
 		t.Fatalf("tools = %+v", rec.Tools)
 	}
 	for _, e := range rec.Entries {
-		if has, err := f.bus.HasContent(context.Background(), e.Digest); err != nil || !has {
+		if has, err := f.Bus.HasContent(context.Background(), e.Digest); err != nil || !has {
 			t.Fatalf("content of %s not published: %v", e.Path, err)
 		}
 	}
@@ -53,30 +53,30 @@ func TestPublishesHeadOnce(t *testing.T) {
 		}
 		return nil
 	})
-	if got := f.events(); !slices.Equal(got, []string{"release.built"}) {
+	if got := f.EventTypes(); !slices.Equal(got, []string{"release.built"}) {
 		t.Fatalf("events = %v, want one release.built", got)
 	}
 }
 
 func TestRejectedCommitKeepsLastGood(t *testing.T) {
 	f := newFixture(t)
-	good := f.commit("good", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	good := f.Commit("good", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
 	c := f.start(nil)
-	goodRec := f.waitDesiredCommit(good)
+	goodRec := f.WaitDesiredCommit(good, waitFor)
 
-	bad := f.commit("bad", map[string]string{"beeuni.yaml": "tools:\n  web_search: beeuni:image_search\n"})
+	bad := f.Commit("bad", map[string]string{"beeuni.yaml": "tools:\n  web_search: beeuni:image_search\n"})
 	c.Nudge()
 	natstest.WaitFor(t, waitFor, func() error {
-		if got := f.events(); len(got) != 2 {
+		if got := f.EventTypes(); len(got) != 2 {
 			return fmt.Errorf("events %v, want the bad commit %s handled", got, bad)
 		}
 		return nil
 	})
-	p, err := f.desired()
+	p, err := f.Desired()
 	if err != nil || p.Release != goodRec.ID {
 		t.Fatalf("desired = %+v, %v; want the last good release %s", p, err, goodRec.ID)
 	}
-	ids, err := f.bus.ListReleases(context.Background(), "demo")
+	ids, err := f.Bus.ListReleases(context.Background(), "demo")
 	if err != nil || len(ids) != 2 {
 		t.Fatalf("releases = %v, %v", ids, err)
 	}
@@ -90,16 +90,23 @@ func TestRejectedCommitKeepsLastGood(t *testing.T) {
 		!strings.Contains(rejected.Findings[0].Message, "must be `beeuni:web_search` (the Beeuni tool)") || rejected.Findings[0].Line != 2 {
 		t.Fatalf("rejected record = %+v", rejected)
 	}
-	if got := f.events(); !slices.Equal(got, []string{"release.built", "release.rejected"}) {
+	if got := f.EventTypes(); !slices.Equal(got, []string{"release.built", "release.rejected"}) {
 		t.Fatalf("events = %v", got)
+	}
+	// A rejected release never reaches the fleet, not even by a replay.
+	if _, err := c.Replay(context.Background(), rejected.ID); err == nil || !strings.Contains(err.Error(), "was rejected") {
+		t.Fatalf("replay of the rejected %s: %v", rejected.ID, err)
+	}
+	if p, err := f.Desired(); err != nil || p.Release != goodRec.ID || p.Replay {
+		t.Fatalf("desired after the refused replay = %+v, %v", p, err)
 	}
 }
 
 func TestModuleThatDoesNotLoadIsAWarning(t *testing.T) {
 	f := newFixture(t)
-	commit := f.commit("broken tool", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": "export default { description: 'x', parameters: { type: 'object' }, execute() { return 1 }\n"})
+	commit := f.Commit("broken tool", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": "export default { description: 'x', parameters: { type: 'object' }, execute() { return 1 }\n"})
 	f.start(nil)
-	rec := f.waitDesiredCommit(commit)
+	rec := f.WaitDesiredCommit(commit, waitFor)
 	if len(rec.Warnings) != 1 || !strings.Contains(rec.Warnings[0].Message, "tool greet does not load") || rec.Warnings[0].File != "tools/greet.ts" {
 		t.Fatalf("warnings = %+v", rec.Warnings)
 	}
@@ -107,13 +114,13 @@ func TestModuleThatDoesNotLoadIsAWarning(t *testing.T) {
 
 func TestBurstCoversCommits(t *testing.T) {
 	f := newFixture(t)
-	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	first := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
 	c := f.start(nil)
-	f.waitDesiredCommit(first)
-	second := f.commit("two", map[string]string{"a.txt": "a"})
-	third := f.commit("three", map[string]string{"b.txt": "b"})
+	f.WaitDesiredCommit(first, waitFor)
+	second := f.Commit("two", map[string]string{"a.txt": "a"})
+	third := f.Commit("three", map[string]string{"b.txt": "b"})
 	c.Nudge()
-	rec := f.waitDesiredCommit(third)
+	rec := f.WaitDesiredCommit(third, waitFor)
 	if !slices.Equal(rec.Covers, []string{third, second}) || rec.Seq != 2 || rec.Previous == "" {
 		t.Fatalf("covers = %v seq %d previous %q", rec.Covers, rec.Seq, rec.Previous)
 	}
@@ -121,9 +128,9 @@ func TestBurstCoversCommits(t *testing.T) {
 
 func TestMergeHook(t *testing.T) {
 	f := newFixture(t)
-	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	first := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
 	c := f.start(func(cfg *Config) { cfg.HookSecret = "s3cret" })
-	f.waitDesiredCommit(first)
+	f.WaitDesiredCommit(first, waitFor)
 	srv := httptest.NewServer(c.Handler())
 	defer srv.Close()
 
@@ -156,7 +163,7 @@ func TestMergeHook(t *testing.T) {
 		}
 	}
 	// A signed hook makes the controller look at once (the poll is an hour).
-	second := f.commit("two", map[string]string{"c.txt": "c"})
+	second := f.Commit("two", map[string]string{"c.txt": "c"})
 	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/hooks/merge", bytes.NewReader(body))
 	req.Header.Set("X-Beeuni-Signature", Sign("s3cret", body))
 	resp, err := http.DefaultClient.Do(req)
@@ -164,24 +171,24 @@ func TestMergeHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	f.waitDesiredCommit(second)
+	f.WaitDesiredCommit(second, waitFor)
 }
 
 func TestReplayHoldsUntilNewCommit(t *testing.T) {
 	f := newFixture(t)
-	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	first := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
 	c := f.start(nil)
-	r1 := f.waitDesiredCommit(first)
-	second := f.commit("two", map[string]string{"tools/greet.ts": strings.Replace(greetTool, "hello", "hi", 1)})
+	r1 := f.WaitDesiredCommit(first, waitFor)
+	second := f.Commit("two", map[string]string{"tools/greet.ts": strings.Replace(greetTool, "hello", "hi", 1)})
 	c.Nudge()
-	f.waitDesiredCommit(second)
+	f.WaitDesiredCommit(second, waitFor)
 
 	// Replay over NATS, as `beeuni release replay` does.
-	ans, err := f.bus.Control(context.Background(), "demo", "replay", []byte(`{"release": "`+r1.ID+`"}`))
+	ans, err := f.Bus.Control(context.Background(), "demo", "replay", []byte(`{"release": "`+r1.ID+`"}`))
 	if err != nil || !strings.Contains(string(ans), r1.ID) {
 		t.Fatalf("replay: %s, %v", ans, err)
 	}
-	p, err := f.desired()
+	p, err := f.Desired()
 	if err != nil || p.Release != r1.ID || !p.Replay {
 		t.Fatalf("desired after replay = %+v, %v", p, err)
 	}
@@ -195,13 +202,13 @@ func TestReplayHoldsUntilNewCommit(t *testing.T) {
 		}
 		return nil
 	})
-	if p, _ := f.desired(); p.Release != r1.ID {
+	if p, _ := f.Desired(); p.Release != r1.ID {
 		t.Fatalf("replay did not hold: desired %s", p.Release)
 	}
 	// ... and yields to a new commit.
-	third := f.commit("three", map[string]string{"d.txt": "d"})
+	third := f.Commit("three", map[string]string{"d.txt": "d"})
 	c.Nudge()
-	rec := f.waitDesiredCommit(third)
+	rec := f.WaitDesiredCommit(third, waitFor)
 	if rec.Seq != 3 {
 		t.Fatalf("seq = %d", rec.Seq)
 	}
@@ -209,21 +216,21 @@ func TestReplayHoldsUntilNewCommit(t *testing.T) {
 		t.Fatalf("pin kept after a new commit: %+v", st)
 	}
 	// A rejected or unknown release cannot be replayed.
-	if _, err := f.bus.Control(context.Background(), "demo", "replay", []byte(`{"release": "r9-000000000000"}`)); err == nil {
+	if _, err := f.Bus.Control(context.Background(), "demo", "replay", []byte(`{"release": "r9-000000000000"}`)); err == nil {
 		t.Fatal("replay of an unknown release succeeded")
 	}
 }
 
 func TestGitUnreachableThenBack(t *testing.T) {
 	f := newFixture(t)
-	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	first := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
 	c := f.start(nil)
-	r1 := f.waitDesiredCommit(first)
+	r1 := f.WaitDesiredCommit(first, waitFor)
 
 	// A commit lands just as the repository becomes unreachable.
-	second := f.commit("two", map[string]string{"e.txt": "e"})
-	hidden := f.repoDir + ".away"
-	if err := os.Rename(f.repoDir, hidden); err != nil {
+	second := f.Commit("two", map[string]string{"e.txt": "e"})
+	hidden := f.RepoDir + ".away"
+	if err := os.Rename(f.RepoDir, hidden); err != nil {
 		t.Fatal(err)
 	}
 	c.Nudge()
@@ -233,14 +240,14 @@ func TestGitUnreachableThenBack(t *testing.T) {
 		}
 		return nil
 	})
-	if p, _ := f.desired(); p.Release != r1.ID {
+	if p, _ := f.Desired(); p.Release != r1.ID {
 		t.Fatalf("fleet lost its release while git was away: %+v", p)
 	}
-	if err := os.Rename(hidden, f.repoDir); err != nil {
+	if err := os.Rename(hidden, f.RepoDir); err != nil {
 		t.Fatal(err)
 	}
 	// No nudge: the backoff retry finds it.
-	f.waitDesiredCommit(second)
+	f.WaitDesiredCommit(second, waitFor)
 	natstest.WaitFor(t, waitFor, func() error {
 		if st := c.Status(); !st.Healthy {
 			return fmt.Errorf("status %+v", st)
@@ -251,16 +258,16 @@ func TestGitUnreachableThenBack(t *testing.T) {
 
 func TestNATSDownThenBackPublishesOnce(t *testing.T) {
 	f := newFixture(t)
-	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	first := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
 	c := f.start(nil)
-	f.waitDesiredCommit(first)
+	r1 := f.WaitDesiredCommit(first, waitFor)
 
 	// NATS goes away; a commit lands; the controller builds and stores it but
 	// cannot publish, and says so.
-	opts := f.nats.Options()
-	opts.Port = f.nats.Port()
-	f.nats.Shutdown()
-	second := f.commit("two", map[string]string{"tools/greet.ts": strings.Replace(greetTool, "hello", "hey", 1)})
+	opts := f.NATS.Options()
+	opts.Port = f.NATS.Port()
+	f.NATS.Shutdown()
+	second := f.Commit("two", map[string]string{"tools/greet.ts": strings.Replace(greetTool, "hello", "hey", 1)})
 	c.Nudge()
 	natstest.WaitFor(t, waitFor, func() error {
 		if st := c.Status(); st.Healthy || st.Pending == "" {
@@ -268,23 +275,27 @@ func TestNATSDownThenBackPublishesOnce(t *testing.T) {
 		}
 		return nil
 	})
+	// A replay now would be undone by the pending publish: it is refused.
+	if _, err := c.Replay(context.Background(), r1.ID); err == nil || !strings.Contains(err.Error(), "is still being published") {
+		t.Fatalf("replay while %s is pending: %v", c.Status().Pending, err)
+	}
 	// The controller is killed here and a new one starts when NATS is back:
 	// the pending release is published, not built again.
 	c.stop()
 	natstest.WaitFor(t, waitFor, func() error {
 		e, err := events.StartEmbedded(opts)
 		if err == nil {
-			f.nats = e
+			f.NATS = e
 			t.Cleanup(e.Shutdown)
 		}
 		return err
 	})
 	c = f.start(nil)
-	rec := f.waitDesiredCommit(second)
+	rec := f.WaitDesiredCommit(second, waitFor)
 	if rec.Seq != 2 {
 		t.Fatalf("seq = %d: the commit was built twice", rec.Seq)
 	}
-	if got := f.events(); !slices.Equal(got, []string{"release.built", "release.built"}) {
+	if got := f.EventTypes(); !slices.Equal(got, []string{"release.built", "release.built"}) {
 		t.Fatalf("events = %v, want two release.built", got)
 	}
 }

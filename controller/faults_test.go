@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,41 +12,75 @@ import (
 	"github.com/beeuni/beeuni/release"
 )
 
-// A corrupt commit object: the controller says so, the fleet keeps its
-// release, and once the object is whole again the commit is published.
+// A corrupt commit object, at the head or inside a burst of commits: the
+// controller says so (naming the commit it could not read past), the fleet
+// keeps its release, and once the object is whole again the head is
+// published with every commit of the burst.
 func TestCorruptCommitObject(t *testing.T) {
-	f := newFixture(t)
-	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
-	c := f.start(nil)
-	r1 := f.waitDesiredCommit(first)
+	for _, tc := range []struct {
+		name    string
+		corrupt int // which of the new commits to break, 0 = the first
+		named   int // which commit the error names
+	}{
+		{"head", 0, 0},
+		{"inside a burst", 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			first := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+			c := f.start(nil)
+			r1 := f.WaitDesiredCommit(first, waitFor)
 
-	second := f.commit("two", map[string]string{"f.txt": "f"})
-	obj := filepath.Join(f.repoDir, ".git", "objects", second[:2], second[2:])
+			news := []string{f.Commit("two", map[string]string{"f.txt": "f"})}
+			if tc.named > 0 {
+				news = append(news, f.Commit("three", map[string]string{"g.txt": "g"}))
+			}
+			restore := corruptObject(t, f.RepoDir, news[tc.corrupt])
+			c.Nudge()
+			natstest.WaitFor(t, waitFor, func() error {
+				if st := c.Status(); st.Healthy || !strings.Contains(st.Error, news[tc.named]) {
+					return fmt.Errorf("status %+v, want an error naming %s", st, news[tc.named])
+				}
+				return nil
+			})
+			if p, err := f.Desired(); err != nil || p.Release != r1.ID {
+				t.Fatalf("desired = %+v, %v; the fleet must keep %s", p, err, r1.ID)
+			}
+			restore()
+			// No nudge: the backoff retry picks it up.
+			head := news[len(news)-1]
+			rec := f.WaitDesiredCommit(head, waitFor)
+			if want := slices.Clone(news); len(want) > 1 {
+				slices.Reverse(want)
+				if !slices.Equal(rec.Covers, want) {
+					t.Fatalf("covers = %v, want %v", rec.Covers, want)
+				}
+			}
+		})
+	}
+}
+
+// corruptObject overwrites a loose object of the repository with bytes that
+// are not a zlib stream; the returned function puts the object back.
+func corruptObject(tb testing.TB, repoDir, sha string) (restore func()) {
+	tb.Helper()
+	obj := filepath.Join(repoDir, ".git", "objects", sha[:2], sha[2:])
 	good, err := os.ReadFile(obj)
 	if err != nil {
-		t.Fatalf("the commit is not a loose object: %v", err)
+		tb.Fatalf("%s is not a loose object: %v", sha, err)
 	}
 	if err := os.Chmod(obj, 0o644); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := os.WriteFile(obj, []byte("this is not a zlib stream"), 0o644); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	c.Nudge()
-	natstest.WaitFor(t, waitFor, func() error {
-		if st := c.Status(); st.Healthy || !strings.Contains(st.Error, second) {
-			return fmt.Errorf("status %+v, want an error naming the corrupt commit", st)
+	return func() {
+		tb.Helper()
+		if err := os.WriteFile(obj, good, 0o444); err != nil {
+			tb.Fatal(err)
 		}
-		return nil
-	})
-	if p, err := f.desired(); err != nil || p.Release != r1.ID {
-		t.Fatalf("desired = %+v, %v; the fleet must keep %s", p, err, r1.ID)
 	}
-	if err := os.WriteFile(obj, good, 0o444); err != nil {
-		t.Fatal(err)
-	}
-	// No nudge: the backoff retry picks it up.
-	f.waitDesiredCommit(second)
 }
 
 // Malformed manifests (the loader's bad-input corpus) committed one after
@@ -65,9 +100,9 @@ func TestMalformedManifestsAreRejected(t *testing.T) {
 		"cycle":       "imports: [beeuni.yaml]\ntools: {}\n",
 	}
 	f := newFixture(t)
-	first := f.commit("good", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	first := f.Commit("good", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
 	c := f.start(nil)
-	good := f.waitDesiredCommit(first)
+	good := f.WaitDesiredCommit(first, waitFor)
 
 	type bad struct{ name, content string }
 	var cases []bad
@@ -83,7 +118,7 @@ func TestMalformedManifestsAreRejected(t *testing.T) {
 	}
 	rejected := 0
 	for _, bc := range cases {
-		commit := f.commit("manifest "+bc.name, map[string]string{"beeuni.yaml": bc.content})
+		commit := f.Commit("manifest "+bc.name, map[string]string{"beeuni.yaml": bc.content})
 		c.Nudge()
 		var rec *release.Record
 		natstest.WaitFor(t, waitFor, func() error {
@@ -105,7 +140,7 @@ func TestMalformedManifestsAreRejected(t *testing.T) {
 				}
 			}
 		}
-		p, err := f.desired()
+		p, err := f.Desired()
 		if err != nil {
 			t.Fatal(err)
 		}

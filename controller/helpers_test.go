@@ -2,75 +2,29 @@ package controller
 
 import (
 	"context"
-	"crypto/ed25519"
-	"encoding/json"
-	"errors"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-
-	"github.com/beeuni/beeuni/events"
-	"github.com/beeuni/beeuni/events/natstest"
-	"github.com/beeuni/beeuni/internal/gitrepo"
+	"github.com/beeuni/beeuni/internal/fleettest"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
 
 const waitFor = 20 * time.Second
 
-// fixture is a real Git repository in a temp folder, a real NATS server and
-// a bbolt file: everything a controller touches.
+// fixture is everything a controller touches: a real Git repository, a
+// real NATS server (fleettest) and a bbolt file in dataDir.
 type fixture struct {
+	*fleettest.Fleet
 	tb      testing.TB
-	repoDir string
-	repo    *git.Repository
-	nats    *events.Embedded
-	bus     *events.Bus
 	dataDir string
-	key     ed25519.PrivateKey
 }
 
 func newFixture(tb testing.TB) *fixture {
 	tb.Helper()
-	f := &fixture{tb: tb, repoDir: filepath.Join(tb.TempDir(), "project"), dataDir: tb.TempDir()}
-	repo, err := git.PlainInitWithOptions(f.repoDir, &git.PlainInitOptions{
-		InitOptions: git.InitOptions{DefaultBranch: "refs/heads/main"},
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	f.repo = repo
-	f.nats = natstest.RunServer(tb)
-	f.bus = f.connect()
-	_, f.key, _ = ed25519.GenerateKey(nil)
-	return f
-}
-
-func (f *fixture) connect() *events.Bus {
-	f.tb.Helper()
-	ctx := context.Background()
-	bus, err := events.Connect(ctx, f.nats.ClientURL(), events.Options{RetryOnFailedConnect: true})
-	if err != nil {
-		f.tb.Fatal(err)
-	}
-	f.tb.Cleanup(func() { bus.Close() })
-	if err := bus.Ensure(ctx, 1); err != nil {
-		f.tb.Fatal(err)
-	}
-	return bus
-}
-
-// commit writes files (gitrepo.Delete deletes) and commits them to main.
-func (f *fixture) commit(msg string, files map[string]string) string {
-	f.tb.Helper()
-	h, err := gitrepo.Commit(f.repoDir, msg, files)
-	if err != nil {
-		f.tb.Fatal(err)
-	}
-	return h
+	return &fixture{Fleet: fleettest.New(tb, "demo"), tb: tb, dataDir: tb.TempDir()}
 }
 
 // running is a controller running in a goroutine, stopped at cleanup.
@@ -88,7 +42,7 @@ func (f *fixture) start(mutate func(*Config)) *running {
 	if err != nil {
 		f.tb.Fatal(err)
 	}
-	cfg := Config{Project: "demo", Repo: f.repoDir, Poll: time.Hour, DataDir: f.dataDir, Key: f.key, Bus: f.bus, DB: db,
+	cfg := Config{Project: f.Project, Repo: f.RepoDir, Poll: time.Hour, DataDir: f.dataDir, Key: f.Key, Bus: f.Bus, DB: db,
 		MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond}
 	if mutate != nil {
 		mutate(&cfg)
@@ -112,72 +66,14 @@ func (r *running) stop() {
 	})
 }
 
-// desired returns the verified pointer the fleet is told to run.
-func (f *fixture) desired() (release.Pointer, error) {
-	raw, _, err := f.bus.GetDesired(context.Background(), "demo")
-	if err != nil {
-		return release.Pointer{}, err
-	}
-	var env release.Envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return release.Pointer{}, err
-	}
-	var p release.Pointer
-	err = release.Verify(f.key.Public().(ed25519.PublicKey), env, &p)
-	return p, err
-}
-
 // record fetches and verifies a release record from NATS.
 func (f *fixture) record(id string) *release.Record {
 	f.tb.Helper()
-	raw, err := f.bus.GetRelease(context.Background(), "demo", id)
+	rec, err := f.Record(id)
 	if err != nil {
 		f.tb.Fatal(err)
 	}
-	var env release.Envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		f.tb.Fatal(err)
-	}
-	var rec release.Record
-	if err := release.Verify(f.key.Public().(ed25519.PublicKey), env, &rec); err != nil {
-		f.tb.Fatal(err)
-	}
-	if err := release.VerifyRecord(&rec); err != nil {
-		f.tb.Fatal(err)
-	}
-	return &rec
-}
-
-// waitDesiredCommit waits until the desired release is built from commit.
-func (f *fixture) waitDesiredCommit(commit string) *release.Record {
-	f.tb.Helper()
-	var rec *release.Record
-	natstest.WaitFor(f.tb, waitFor, func() error {
-		p, err := f.desired()
-		if err != nil {
-			return err
-		}
-		rec = f.record(p.Release)
-		if rec.Commit != commit {
-			return errors.New("desired release is of commit " + rec.Commit + ", want " + commit)
-		}
-		return nil
-	})
 	return rec
-}
-
-// events returns the types of the events stored for demo, in order.
-func (f *fixture) events() []string {
-	f.tb.Helper()
-	evs, err := f.bus.ReadEvents(context.Background(), events.EventFilter{Project: "demo"}, 1000)
-	if err != nil {
-		f.tb.Fatal(err)
-	}
-	var out []string
-	for _, e := range evs {
-		out = append(out, e.Type)
-	}
-	return out
 }
 
 const validManifest = "tools:\n  web_search: beeuni:web_search\n  greet: tools/greet.ts\n"

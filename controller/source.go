@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // maxCovers bounds how many commits a record lists as covered by a burst.
@@ -98,27 +99,35 @@ func (s *source) fetch(ctx context.Context) (*git.Repository, error) {
 }
 
 // covers lists the commits from head back to (not including) since, newest
-// first, so a record says which merges of a burst it holds.
-func covers(repo *git.Repository, head *object.Commit, since string) []string {
+// first, so a record says which merges of a burst it holds. A commit it
+// cannot read is an error: a partial walk would look like a complete one.
+func covers(repo *git.Repository, head *object.Commit, since string) ([]string, error) {
 	if since == "" {
-		return nil
+		return nil, nil
 	}
 	iter, err := repo.Log(&git.LogOptions{From: head.Hash})
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("walk history from commit %s: %w (the repository may be corrupt)", head.Hash, err)
 	}
 	defer iter.Close()
 	var out []string
-	stop := errors.New("stop")
-	_ = iter.ForEach(func(c *object.Commit) error {
+	err = iter.ForEach(func(c *object.Commit) error {
 		if c.Hash.String() == since || len(out) >= maxCovers {
-			return stop
+			return storer.ErrStop
 		}
 		out = append(out, c.Hash.String())
 		return nil
 	})
-	if len(out) <= 1 {
-		return nil
+	if err != nil {
+		// The walk fails reading a parent of the last commit it gave.
+		last := head.Hash.String()
+		if len(out) > 0 {
+			last = out[len(out)-1]
+		}
+		return nil, fmt.Errorf("read the parents of commit %s: %w (the repository may be corrupt)", last, err)
 	}
-	return out
+	if len(out) <= 1 {
+		return nil, nil
+	}
+	return out, nil
 }

@@ -148,9 +148,6 @@ func backoff(attempt int, base, ceiling time.Duration) time.Duration {
 	return d + rand.N(d/2+1)
 }
 
-// Conn is the underlying connection.
-func (b *Bus) Conn() *nats.Conn { return b.nc }
-
 // JetStream is the underlying JetStream context.
 func (b *Bus) JetStream() jetstream.JetStream { return b.js }
 

@@ -33,8 +33,11 @@ func (b *Bus) ServeControl(ctx context.Context, project, op string, h func(ctx c
 		if err != nil {
 			reply = controlReply{Error: err.Error()}
 		}
-		body, _ := json.Marshal(reply)
-		_ = m.Respond(body)
+		body, _ := json.Marshal(reply) // strings only: cannot fail
+		if err := m.Respond(body); err != nil {
+			// The requester times out and says so; the operator sees why here.
+			b.log.Warn("answer a control request", "op", op, "project", project, "error", err)
+		}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("serve %s requests for %s: %w", op, project, err)

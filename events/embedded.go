@@ -1,7 +1,6 @@
 package events
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -113,15 +112,6 @@ func (e *Embedded) ClientURL() string { return e.srv.ClientURL() }
 // after Shutdown, so a restart can reuse it.
 func (e *Embedded) Port() int { return e.port }
 
-// RouteURL is the nats-route:// URL other cluster nodes route to, or "".
-func (e *Embedded) RouteURL() string {
-	a := e.srv.ClusterAddr()
-	if a == nil {
-		return ""
-	}
-	return fmt.Sprintf("nats-route://%s", a.String())
-}
-
 // Options returns the options it was started with.
 func (e *Embedded) Options() EmbeddedOptions { return e.opts }
 
@@ -132,14 +122,6 @@ func (e *Embedded) Server() *server.Server { return e.srv }
 func (e *Embedded) Shutdown() {
 	e.srv.Shutdown()
 	e.srv.WaitForShutdown()
-}
-
-// Run serves until ctx ends, then shuts down; for callers that run
-// components under one context.
-func (e *Embedded) Run(ctx context.Context) error {
-	<-ctx.Done()
-	e.Shutdown()
-	return nil
 }
 
 // slogAdapter routes nats-server logs to slog.

@@ -27,7 +27,7 @@ func TestWatchDesiredSurvivesRestart(t *testing.T) {
 		t.Fatalf("got %+v", d)
 	}
 
-	srv = natstest.Restart(t, srv)
+	natstest.Restart(t, srv)
 	natstest.WaitFor(t, wait, func() error {
 		if !b.Connected() {
 			return errors.New("client not reconnected")

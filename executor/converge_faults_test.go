@@ -27,7 +27,7 @@ func TestConvergeRestartWithNATSDown(t *testing.T) {
 	data := t.TempDir()
 	n := startNode(t, "e1", data, f.natsURL)
 	n.waitConverged(f.first.ID)
-	f.nats.Shutdown()
+	f.NATS.Shutdown()
 	n.stop()
 
 	n = startNode(t, "e1", data, f.natsURL)
@@ -37,10 +37,10 @@ func TestConvergeRestartWithNATSDown(t *testing.T) {
 	n.expectAnswer("", "v1", f.first.ID)
 
 	// A commit lands while NATS is down: the controller retries until NATS is back.
-	commit := f.commit("v2", cproject("v2"))
+	commit := f.Commit("v2", cproject("v2"))
 	f.ctrl.Nudge()
-	f.nats = natstest.Restart(t, f.nats)
-	rec := f.waitCommit(commit)
+	f.NATS = natstest.Restart(t, f.NATS)
+	rec := f.WaitDesiredCommit(commit, convergeWait)
 	n.waitConverged(rec.ID)
 	n.expectAnswer("", "v2", rec.ID)
 	waitFor(t, convergeWait, func() error {
@@ -76,7 +76,7 @@ func TestConvergeRetriesAfterNATSOutage(t *testing.T) {
 	case <-time.After(convergeWait):
 		t.Fatal("the executor never fetched")
 	}
-	f.nats.Shutdown()
+	f.NATS.Shutdown()
 	close(resume)
 	waitFor(t, convergeWait, func() error {
 		if st := n.status(); st.Error == "" || st.Release != "" {
@@ -84,7 +84,7 @@ func TestConvergeRetriesAfterNATSOutage(t *testing.T) {
 		}
 		return nil
 	})
-	f.nats = natstest.Restart(t, f.nats)
+	f.NATS = natstest.Restart(t, f.NATS)
 	if st := n.waitConverged(f.first.ID); st.Error != "" {
 		t.Fatalf("error %q after converging", st.Error)
 	}
@@ -92,12 +92,14 @@ func TestConvergeRetriesAfterNATSOutage(t *testing.T) {
 }
 
 // A pointer signed by another key, a signed record whose entries do not match
-// its digest, and content whose bytes do not match its digest are refused;
-// the executor keeps serving and says why in its status and report.
+// its digest, content whose bytes do not match its digest, and signed
+// pointers and records that disagree (digest, id, project) or name a
+// rejected release are refused; the executor keeps serving and says why in
+// its status, report and a release_refused event.
 func TestConvergeRefusesTampered(t *testing.T) {
 	t.Parallel()
 	f := newFleet(t, cproject("v1"))
-	n := startNode(t, "e1", t.TempDir(), f.natsURL, func(c *Config) { c.TrustKey = f.trustKey() })
+	n := startNode(t, "e1", t.TempDir(), f.natsURL, func(c *Config) { c.TrustKey = f.TrustKey() })
 	good := f.first
 	n.waitConverged(good.ID)
 	ctx := context.Background()
@@ -118,13 +120,31 @@ func TestConvergeRefusesTampered(t *testing.T) {
 		Digest: sha256Hex("the real content\n"), Size: int64(len(planted))})
 	liar.Digest = release.Digest(liar.Entries)
 	liar.ID = release.FormatID(liar.Seq, liar.Digest)
-	if err := f.bus.PutContent(ctx, sha256Hex("the real content\n"), strings.NewReader(planted)); err != nil {
+	if err := f.Bus.PutContent(ctx, sha256Hex("the real content\n"), strings.NewReader(planted)); err != nil {
 		t.Fatal(err)
 	}
 
 	pointerTo := func(rec *release.Record) release.Pointer {
 		return release.Pointer{Project: testProject, Release: rec.ID, Digest: rec.Digest, Seq: rec.Seq, At: time.Now().UTC()}
 	}
+	// Whole records, each refused for what the pointer or the record says.
+	otherDigest := pointerTo(good)
+	otherDigest.Digest = strings.Repeat("a", 64)
+	otherProject := pointerTo(good)
+	otherProject.Project = "other"
+	moved := *good // stored under an id that is not its own
+	moved.Seq = good.Seq + 300
+	movedPtr := pointerTo(&moved)
+	movedPtr.Release = release.FormatID(moved.Seq, moved.Digest)
+	moved.Seq = good.Seq
+	rejected := *good
+	rejected.Seq = good.Seq + 400
+	rejected.ID = release.FormatID(rejected.Seq, rejected.Digest)
+	rejected.Status = release.StatusRejected
+	foreign := *good
+	foreign.Seq = good.Seq + 500
+	foreign.ID = release.FormatID(foreign.Seq, foreign.Digest)
+	foreign.Project = "other"
 	cases := []struct {
 		name    string
 		rec     *release.Record // put signed by the controller's key first, if set
@@ -132,16 +152,25 @@ func TestConvergeRefusesTampered(t *testing.T) {
 		want    string
 	}{
 		{"pointer signed by another key", nil, signed(t, otherKey, pointerTo(good)), "bad signature"},
-		{"record entries altered", &altered, signed(t, f.key, pointerTo(&altered)), "tampered content"},
-		{"content bytes altered", &liar, signed(t, f.key, pointerTo(&liar)), "tampered content"},
+		{"record entries altered", &altered, signed(t, f.Key, pointerTo(&altered)), "tampered content"},
+		{"content bytes altered", &liar, signed(t, f.Key, pointerTo(&liar)), "tampered content"},
+		{"pointer digest is not the record's", nil, signed(t, f.Key, otherDigest), "does not match the pointer"},
+		{"pointer for another project", nil, signed(t, f.Key, otherProject), `it is for project "other"`},
+		{"record stored under another id", &moved, signed(t, f.Key, movedPtr), "does not match the pointer"},
+		{"record rejected by the controller", &rejected, signed(t, f.Key, pointerTo(&rejected)), "it was rejected by the controller"},
+		{"record of another project", &foreign, signed(t, f.Key, pointerTo(&foreign)), "does not match the pointer"},
 	}
 	for i, c := range cases {
 		if c.rec != nil {
-			if err := f.bus.PutRelease(ctx, testProject, c.rec.ID, signed(t, f.key, c.rec)); err != nil {
+			key := c.rec.ID
+			if c.rec == &moved {
+				key = movedPtr.Release
+			}
+			if err := f.Bus.PutRelease(ctx, testProject, key, signed(t, f.Key, c.rec)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := f.bus.PutDesired(ctx, testProject, c.pointer); err != nil {
+		if _, err := f.Bus.PutDesired(ctx, testProject, c.pointer); err != nil {
 			t.Fatal(err)
 		}
 		waitFor(t, convergeWait, func() error {
@@ -195,7 +224,7 @@ func TestConvergeSecrets(t *testing.T) {
 	if got := n.callAs("researcher", "env", `{"name": "API_KEY"}`); got.Output != "(unset)" {
 		t.Fatalf("before the secret is set: %q", got.Output)
 	}
-	if err := f.bus.SetSecret(context.Background(), testProject, "API_KEY", value); err != nil {
+	if err := f.Bus.SetSecret(context.Background(), testProject, "API_KEY", value); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, convergeWait, func() error {
@@ -230,7 +259,7 @@ func TestConvergeSecrets(t *testing.T) {
 		"metrics":         n.mustDo("GET", "/metrics", "").body,
 	}
 	_, where["fleet report"], _ = f.report("e1")
-	evs, err := f.bus.ReadEvents(context.Background(), eventsFilterAll(), 1000)
+	evs, err := f.Bus.ReadEvents(context.Background(), eventsFilterAll(), 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +385,7 @@ func TestConvergeReleaseFolders(t *testing.T) {
 
 	// Replay r1 while turn a still holds the old r1 set.
 	body, _ := json.Marshal(controller.ReplayRequest{Release: r1})
-	if _, err := f.bus.Control(context.Background(), testProject, "replay", body); err != nil {
+	if _, err := f.Bus.Control(context.Background(), testProject, "replay", body); err != nil {
 		t.Fatal(err)
 	}
 	n.waitConverged(r1)

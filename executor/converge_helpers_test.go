@@ -17,12 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-
 	"github.com/beeuni/beeuni/controller"
 	"github.com/beeuni/beeuni/events"
-	"github.com/beeuni/beeuni/events/natstest"
-	"github.com/beeuni/beeuni/internal/gitrepo"
+	"github.com/beeuni/beeuni/internal/fleettest"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
@@ -50,21 +47,9 @@ agents:
 // cproject is a commit's files whose answer tool says version.
 func cproject(version string) map[string]string {
 	return map[string]string{
-		"beeuni.yaml": convergeManifest,
-		"tools/answer.ts": `export default {
-  description: 'Say which version answers.',
-  parameters: { type: 'object', properties: {} },
-  execute() { return '` + version + `' },
-}
-`,
-		"tools/env.ts": `export default {
-  description: 'Read one variable of context.env.',
-  parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-  execute(args: { name: string }, context: { env: Record<string, string> }) {
-    return context.env[args.name] ?? '(unset)'
-  },
-}
-`,
+		"beeuni.yaml":     convergeManifest,
+		"tools/answer.ts": answerTool(version),
+		"tools/env.ts":    envTool,
 		// wait answers once the file at args.path exists, so a test decides
 		// when a call in flight ends without writing into a release folder.
 		"tools/wait.ts": `import { existsSync } from 'node:fs'
@@ -92,16 +77,12 @@ func brokenProject() map[string]string {
 	}
 }
 
-// fleet is one project's real parts: a Git repository in a temp folder, a
-// NATS server with JetStream, and a controller publishing the branch.
+// fleet is one project's real parts (fleettest) and a controller
+// publishing the branch.
 type fleet struct {
+	*fleettest.Fleet
 	tb      testing.TB
-	repoDir string
-	repo    *git.Repository
-	nats    *events.Embedded
 	natsURL string
-	bus     *events.Bus
-	key     ed25519.PrivateKey
 	ctrl    *controller.Controller
 	ctrlLog *syncBuffer
 	first   *release.Record
@@ -111,34 +92,17 @@ type fleet struct {
 // controller, and waits for the first release.
 func newFleet(tb testing.TB, files map[string]string) *fleet {
 	tb.Helper()
-	f := &fleet{tb: tb, repoDir: filepath.Join(tb.TempDir(), "project"), ctrlLog: &syncBuffer{}}
-	repo, err := git.PlainInitWithOptions(f.repoDir, &git.PlainInitOptions{
-		InitOptions: git.InitOptions{DefaultBranch: "refs/heads/main"},
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	f.repo = repo
-	f.nats = natstest.RunServer(tb)
-	f.natsURL = f.nats.ClientURL()
-	f.bus, err = events.Connect(context.Background(), f.natsURL, events.Options{RetryOnFailedConnect: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { f.bus.Close() })
-	if err := f.bus.Ensure(context.Background(), 1); err != nil {
-		tb.Fatal(err)
-	}
-	_, f.key, _ = ed25519.GenerateKey(nil)
-	commit := f.commit("first tools", files)
+	f := &fleet{Fleet: fleettest.New(tb, testProject), tb: tb, ctrlLog: &syncBuffer{}}
+	f.natsURL = f.NATS.ClientURL()
+	commit := f.Commit("first tools", files)
 
 	dataDir := tb.TempDir()
 	db, err := store.Open(filepath.Join(dataDir, "controller.db"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	f.ctrl, err = controller.New(controller.Config{Project: testProject, Repo: f.repoDir, Poll: time.Hour, DataDir: dataDir,
-		Key: f.key, Bus: f.bus, DB: db, Logger: newTestLogger(f.ctrlLog),
+	f.ctrl, err = controller.New(controller.Config{Project: testProject, Repo: f.RepoDir, Poll: time.Hour, DataDir: dataDir,
+		Key: f.Key, Bus: f.Bus, DB: db, Logger: newTestLogger(f.ctrlLog),
 		MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond})
 	if err != nil {
 		tb.Fatal(err)
@@ -153,79 +117,17 @@ func newFleet(tb testing.TB, files map[string]string) *fleet {
 		}
 		db.Close()
 	})
-	f.first = f.waitCommit(commit)
+	f.first = f.WaitDesiredCommit(commit, convergeWait)
 	return f
-}
-
-func (f *fleet) trustKey() ed25519.PublicKey { return f.key.Public().(ed25519.PublicKey) }
-
-// commit writes files and commits them to main.
-func (f *fleet) commit(msg string, files map[string]string) string {
-	f.tb.Helper()
-	h, err := gitrepo.Commit(f.repoDir, msg, files)
-	if err != nil {
-		f.tb.Fatal(err)
-	}
-	return h
 }
 
 // release commits files, nudges the controller and waits until the fleet's
 // desired release is built from that commit.
 func (f *fleet) release(msg string, files map[string]string) *release.Record {
 	f.tb.Helper()
-	commit := f.commit(msg, files)
+	commit := f.Commit(msg, files)
 	f.ctrl.Nudge()
-	return f.waitCommit(commit)
-}
-
-// desired returns the verified pointer the fleet is told to run.
-func (f *fleet) desired() (release.Pointer, error) {
-	raw, _, err := f.bus.GetDesired(context.Background(), testProject)
-	if err != nil {
-		return release.Pointer{}, err
-	}
-	var env release.Envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return release.Pointer{}, err
-	}
-	var p release.Pointer
-	return p, release.Verify(f.trustKey(), env, &p)
-}
-
-// record fetches and verifies release id from NATS.
-func (f *fleet) record(id string) (*release.Record, error) {
-	raw, err := f.bus.GetRelease(context.Background(), testProject, id)
-	if err != nil {
-		return nil, err
-	}
-	var env release.Envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return nil, err
-	}
-	var rec release.Record
-	if err := release.Verify(f.trustKey(), env, &rec); err != nil {
-		return nil, err
-	}
-	return &rec, release.VerifyRecord(&rec)
-}
-
-func (f *fleet) waitCommit(commit string) *release.Record {
-	f.tb.Helper()
-	var rec *release.Record
-	waitFor(f.tb, convergeWait, func() error {
-		p, err := f.desired()
-		if err != nil {
-			return err
-		}
-		if rec, err = f.record(p.Release); err != nil {
-			return err
-		}
-		if rec.Commit != commit {
-			return fmt.Errorf("desired release %s is of commit %s, want %s", rec.ID, rec.Commit, commit)
-		}
-		return nil
-	})
-	return rec
+	return f.WaitDesiredCommit(commit, convergeWait)
 }
 
 // signed marshals v signed by key.
@@ -245,7 +147,7 @@ func signed(tb testing.TB, key ed25519.PrivateKey, v any) []byte {
 // executorEvents returns the events of type typ about executor id.
 func (f *fleet) executorEvents(typ, id string) []map[string]any {
 	f.tb.Helper()
-	evs, err := f.bus.ReadEvents(context.Background(), events.EventFilter{Project: testProject, Type: typ}, 1000)
+	evs, err := f.Bus.ReadEvents(context.Background(), events.EventFilter{Project: testProject, Type: typ}, 1000)
 	if err != nil {
 		f.tb.Fatal(err)
 	}
@@ -264,7 +166,7 @@ func (f *fleet) executorEvents(typ, id string) []map[string]any {
 
 // report reads executor id's state from the fleet bucket.
 func (f *fleet) report(id string) (Report, []byte, error) {
-	states, err := f.bus.ExecutorStates(context.Background(), testProject)
+	states, err := f.Bus.ExecutorStates(context.Background(), testProject)
 	if err != nil {
 		return Report{}, nil, err
 	}

@@ -23,7 +23,7 @@ import (
 func TestConvergeCommitToCall(t *testing.T) {
 	t.Parallel()
 	f := newFleet(t, cproject("v1"))
-	n := startNode(t, "e1", t.TempDir(), f.natsURL, func(c *Config) { c.TrustKey = f.trustKey() })
+	n := startNode(t, "e1", t.TempDir(), f.natsURL, func(c *Config) { c.TrustKey = f.TrustKey() })
 	n.srv.HandlePublic("POST /hooks/merge", f.ctrl.Handler())
 	n.waitConverged(f.first.ID)
 	n.expectAnswer("", "v1", f.first.ID)
@@ -36,12 +36,12 @@ func TestConvergeCommitToCall(t *testing.T) {
 }
 `
 	files["beeuni.yaml"] = strings.Replace(convergeManifest, "  wait: tools/wait.ts\n", "  wait: tools/wait.ts\n  shout: tools/shout.ts\n", 1)
-	commit := f.commit("add shout", files)
+	commit := f.Commit("add shout", files)
 	r := n.mustDo("POST", "/hooks/merge", `{"commit": "`+commit+`"}`)
 	if r.status != http.StatusAccepted {
 		t.Fatalf("merge hook: %d %s", r.status, r.body)
 	}
-	rec := f.waitCommit(commit)
+	rec := f.WaitDesiredCommit(commit, convergeWait)
 	n.waitConverged(rec.ID)
 	got := n.call("shout", `{"text": "hi"}`)
 	if got.Output != "HI!" || got.IsError || got.Release != rec.ID {
@@ -294,7 +294,7 @@ func TestConvergeBurstAndReplay(t *testing.T) {
 	// Replay release 3 through the control subject, as `beeuni release replay` does.
 	back := recs[3]
 	body, _ := json.Marshal(controller.ReplayRequest{Release: back.ID})
-	if _, err := f.bus.Control(context.Background(), testProject, "replay", body); err != nil {
+	if _, err := f.Bus.Control(context.Background(), testProject, "replay", body); err != nil {
 		t.Fatal(err)
 	}
 	n.waitConverged(back.ID)
@@ -316,4 +316,19 @@ func TestConvergeBurstAndReplay(t *testing.T) {
 		return nil
 	})
 	n.waitDirs(next.ID)
+
+	// An older release without the replay mark (a stale or re-sent pointer)
+	// is ignored: only a replay moves the fleet back.
+	stale := recs[5]
+	if _, err := f.Bus.PutDesired(context.Background(), testProject, signed(t, f.Key, release.Pointer{Project: testProject,
+		Release: stale.ID, Digest: stale.Digest, Seq: stale.Seq, At: time.Now().UTC()})); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, convergeWait, func() error {
+		if !containsAll(n.logs.String(), "ignoring an older release", "release="+stale.ID) {
+			return fmt.Errorf("the pointer to %s was not ignored", stale.ID)
+		}
+		return nil
+	})
+	n.expectAnswer("", "v11", next.ID)
 }

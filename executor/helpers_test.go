@@ -44,13 +44,8 @@ agents:
 // project returns the files of a release whose answer tool says version.
 func project(version string) map[string]string {
 	return map[string]string{
-		"beeuni.yaml": manifest,
-		"tools/answer.ts": `export default {
-  description: 'Say which release answers.',
-  parameters: { type: 'object', properties: {} },
-  async execute() { return '` + version + `' },
-}
-`,
+		"beeuni.yaml":     manifest,
+		"tools/answer.ts": answerTool(version),
 		"tools/echo.ts": `export default {
   description: 'Return the arguments.',
   parameters: { type: 'object', properties: {} },
@@ -63,14 +58,7 @@ func project(version string) map[string]string {
   execute() { throw new Error('boom: set BOOM_OK to stop this') },
 }
 `,
-		"tools/env.ts": `export default {
-  description: 'Read one variable of context.env.',
-  parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-  execute(args: { name: string }, context: { env: Record<string, string> }) {
-    return context.env[args.name] ?? '(unset)'
-  },
-}
-`,
+		"tools/env.ts": envTool,
 		// wait answers once the file named by args.flag (default go) exists in the
 		// checkout, so a test decides when a call in flight ends.
 		"tools/wait.ts": `import { existsSync } from 'node:fs'
@@ -88,6 +76,26 @@ export default {
 `,
 	}
 }
+
+// answerTool is a module whose tool answers version.
+func answerTool(version string) string {
+	return `export default {
+  description: 'Say which release answers.',
+  parameters: { type: 'object', properties: {} },
+  async execute() { return '` + version + `' },
+}
+`
+}
+
+// envTool is a module whose tool answers one variable of context.env.
+const envTool = `export default {
+  description: 'Read one variable of context.env.',
+  parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+  execute(args: { name: string }, context: { env: Record<string, string> }) {
+    return context.env[args.name] ?? '(unset)'
+  },
+}
+`
 
 // writeTree writes files into a new temporary directory.
 func writeTree(tb testing.TB, files map[string]string) string {

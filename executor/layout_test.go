@@ -17,7 +17,7 @@ func TestConvergeLinksFromCacheAndReusesFolders(t *testing.T) {
 	t.Parallel()
 	f := newFleet(t, cproject("v1"))
 	data := t.TempDir()
-	n := startNode(t, "e1", data, f.natsURL, func(c *Config) { c.TrustKey = f.trustKey() })
+	n := startNode(t, "e1", data, f.natsURL, func(c *Config) { c.TrustKey = f.TrustKey() })
 	n.waitConverged(f.first.ID)
 	checkLinked(t, data, f.first)
 

@@ -106,7 +106,7 @@ func renderOpencodePlugin(ts *ToolSet, executor string, tokenRequired bool) ([]b
 // folder is one of its config folders, so the plugin leaves the name alone
 // (a plugin's tool would replace opencode's own one of the same name).
 func opencodeDataFor(ts *ToolSet) opencodeData {
-	p := ts.Project()
+	p := ts.project
 	legacy := p.Legacy()
 	d := opencodeData{Release: ts.Release(), Tools: []opencodeTool{}, Hidden: map[string][]string{}}
 	for _, t := range ts.Tools() {

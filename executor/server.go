@@ -175,10 +175,6 @@ func (s *Server) routes() {
 	s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.opts.Registry, promhttp.HandlerOpts{}))
 }
 
-// Registry is the executor's Prometheus registry: the converger registers its
-// own collectors on it so that /metrics serves them too.
-func (s *Server) Registry() *prometheus.Registry { return s.opts.Registry }
-
 // Handle adds a route (net/http pattern) that needs the token like the
 // executor's own. Call it before Run.
 func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -86,6 +88,30 @@ func TestTurnKeepsItsSetAcrossSwitch(t *testing.T) {
 	}
 	if n := e.srv.Status().TurnsRunning; n != 0 {
 		t.Fatalf("turns running %d, want 0", n)
+	}
+}
+
+// At most MaxTurns turns run: one more is refused with 503 and a message
+// that says how to end turns; beginning a running turn again is not a new
+// one, and ending a turn makes room.
+func TestTooManyTurns(t *testing.T) {
+	e := start(t, Options{MaxTurns: 2})
+	e.switchTo("v1", project("v1"))
+	e.turn("POST", "a")
+	e.turn("POST", "b")
+	r := e.mustDo("POST", "/beeuni/sessions/c/turn", "")
+	if r.status != http.StatusServiceUnavailable || !strings.Contains(string(r.body), "DELETE /beeuni/sessions/{id}/turn") {
+		t.Fatalf("a third turn: %d %s, want 503 naming DELETE", r.status, r.body)
+	}
+	if tr := e.turn("POST", "b"); tr.Release != "v1" {
+		t.Fatalf("beginning a running turn at the limit: %+v", tr)
+	}
+	e.turn("DELETE", "a")
+	if tr := e.turn("POST", "c"); tr.Turn != "running" {
+		t.Fatalf("a turn after one ended: %+v", tr)
+	}
+	if n := e.srv.Status().TurnsRunning; n != 2 {
+		t.Fatalf("turns running %d, want 2", n)
 	}
 }
 

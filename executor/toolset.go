@@ -111,9 +111,6 @@ func (ts *ToolSet) Release() string { return ts.release }
 // there; calls work on the executor's workspace, not here).
 func (ts *ToolSet) Dir() string { return ts.dir }
 
-// Project is the manifest the set was loaded from.
-func (ts *ToolSet) Project() *loader.Project { return ts.project }
-
 // Tools returns the loaded tools in manifest order. The slice is shared: do
 // not modify it.
 func (ts *ToolSet) Tools() []jshost.Tool { return ts.tools }

@@ -74,10 +74,14 @@ func Eject(dir, name string, force bool) (EjectResult, error) {
 	}
 	if err := atomicfile.Write(manPath, plan.manifest, manMode); err != nil {
 		// Put the module back as it was, so a failure leaves the project unchanged.
+		var undo error
 		if oldErr == nil {
-			_ = atomicfile.Write(modPath, old, 0o644)
+			undo = atomicfile.Write(modPath, old, 0o644)
 		} else {
-			_ = os.Remove(modPath)
+			undo = os.Remove(modPath)
+		}
+		if undo != nil {
+			return EjectResult{}, fmt.Errorf("write %s: %w; %s was written and could not be put back (%v): restore it with git checkout, or delete it if it is new", plan.File, err, plan.Module, undo)
 		}
 		return EjectResult{}, fmt.Errorf("write %s: %w (nothing was changed)", plan.File, err)
 	}
@@ -176,7 +180,7 @@ func setEntry(d *doc, name, module string) ([]byte, error) {
 		lines[k.Line-1] = ejectedLine(indent, name, module, lineEOL(lines[k.Line-1], eol))
 		return []byte(strings.Join(lines, "")), nil
 	}
-	return nil, fmt.Errorf("internal: %s not found under tools:", name)
+	return nil, fmt.Errorf("internal: %s not found under the tools key", name)
 }
 
 // addEntry adds name under the root file's tools: key, or, with no tools:

@@ -139,9 +139,6 @@ type keyPos struct {
 	Line int
 }
 
-// HasManifest reports whether beeuni.yaml exists (as a file) at the root.
-func (p *Project) HasManifest() bool { return p.found }
-
 // Harness is the harness whose rules the project was read with.
 func (p *Project) Harness() Harness { return p.harness }
 
@@ -153,18 +150,6 @@ func (p *Project) HasErrors() bool {
 		}
 	}
 	return false
-}
-
-// Counts returns the number of error and warning findings.
-func (p *Project) Counts() (errors, warnings int) {
-	for _, f := range p.Findings {
-		if f.Severity == SeverityError {
-			errors++
-		} else {
-			warnings++
-		}
-	}
-	return errors, warnings
 }
 
 // Tool returns the tool a session gets under name.

@@ -1,10 +1,7 @@
 package release
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"io"
 	"os/exec"
 	"sort"
 	"strings"
@@ -60,11 +57,13 @@ func benchRepo(b *testing.B, n int) (r *testRepo, c1, c2 plumbing.Hash, packed b
 	return r, c1, c2, packed
 }
 
+// BenchmarkBuild profiles Repo.Build; `beeuni bench release` measures the
+// same builds beside their git baseline (bench/release.go).
 func BenchmarkBuild(b *testing.B) {
 	for _, n := range []int{2000, 10000} {
 		r, c1, c2, packed := benchRepo(b, n)
 		if !packed {
-			b.Logf("git not installed: objects stay loose, no baseline")
+			b.Logf("git not installed: objects stay loose (no git gc)")
 		}
 		prev := r.build(c1, nil)
 		fromRecord := prev.Record("bench", 1, prev.Time).Snapshot()
@@ -106,49 +105,5 @@ func BenchmarkBuild(b *testing.B) {
 				}
 			}
 		})
-		b.Run(fmt.Sprintf("files=%d/git-ls-tree+cat-file-baseline", n), func(b *testing.B) {
-			if _, err := exec.LookPath("git"); err != nil {
-				b.Skip("git not installed: no baseline")
-			}
-			for b.Loop() {
-				gitReadAll(b, r.dir, n)
-			}
-		})
-	}
-}
-
-// gitReadAll is the baseline: `git ls-tree -r HEAD`, then every blob
-// through one `git cat-file --batch`.
-func gitReadAll(b *testing.B, dir string, n int) {
-	ls, err := exec.Command("git", "-C", dir, "ls-tree", "-r", "HEAD").Output()
-	if err != nil {
-		b.Fatal(err)
-	}
-	var ids bytes.Buffer
-	count := 0
-	for line := range strings.SplitSeq(strings.TrimSpace(string(ls)), "\n") {
-		fields := strings.Fields(line) // mode type hash\tpath
-		if len(fields) >= 3 && fields[1] == "blob" {
-			ids.WriteString(fields[2] + "\n")
-			count++
-		}
-	}
-	if count != n+1 {
-		b.Fatalf("ls-tree listed %d blobs, want %d", count, n+1)
-	}
-	cmd := exec.Command("git", "-C", dir, "cat-file", "--batch")
-	cmd.Stdin = &ids
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := io.Copy(io.Discard, bufio.NewReaderSize(out, 1<<16)); err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		b.Fatal(err)
 	}
 }

@@ -101,21 +101,6 @@ func (t *testRepo) commitAll(msg string) plumbing.Hash {
 	return t.commitIndex(msg)
 }
 
-// commitPaths stages only paths and commits; the rest stays untracked.
-func (t *testRepo) commitPaths(msg string, paths ...string) plumbing.Hash {
-	t.tb.Helper()
-	wt, err := t.git.Worktree()
-	if err != nil {
-		t.tb.Fatal(err)
-	}
-	for _, p := range paths {
-		if _, err := wt.Add(p); err != nil {
-			t.tb.Fatalf("add %s: %v", p, err)
-		}
-	}
-	return t.commitIndex(msg)
-}
-
 func (t *testRepo) commitIndex(msg string) plumbing.Hash {
 	t.tb.Helper()
 	wt, err := t.git.Worktree()

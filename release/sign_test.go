@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -115,6 +116,10 @@ func TestSignVerify(t *testing.T) {
 		{"tampered signature", pub, tamper(func(e *Envelope) { e.Signature[0] ^= 1 }), "altered"},
 		{"wrong key", otherPub, env, "signed by key " + KeyID(pub)},
 	}
+	var into Record
+	if err := Verify(pub[:16], env, &into); err == nil || !strings.Contains(err.Error(), "public key has 16 bytes") || into.ID != "" {
+		t.Errorf("Verify with a 16-byte key: %v", err)
+	}
 	for _, tc := range tests {
 		var into Record
 		err := Verify(tc.pub, tc.env, &into)
@@ -140,6 +145,10 @@ func TestVerifyContent(t *testing.T) {
 		{"digest replaced with id left", func(r *Record) { r.Entries = r.Entries[1:]; r.Digest = Digest(r.Entries) }, "id does not match"},
 		{"path escapes", func(r *Record) { r.Entries[0].Path = "../x" }, `".." segment`},
 		{"unsorted", func(r *Record) { r.Entries[0], r.Entries[1] = r.Entries[1], r.Entries[0] }, "not sorted"},
+		{"duplicate path", func(r *Record) { r.Entries[1].Path = r.Entries[0].Path }, "not sorted and unique"},
+		{"unknown mode", func(r *Record) { r.Entries[0].Mode = "100666" }, `unknown mode "100666"`},
+		{"malformed digest", func(r *Record) { r.Entries[0].Digest = strings.ToUpper(r.Entries[0].Digest) }, "malformed digest"},
+		{"short digest", func(r *Record) { r.Entries[0].Digest = r.Entries[0].Digest[:10] }, "malformed digest"},
 	}
 	for _, tc := range tests {
 		var r Record
@@ -151,6 +160,12 @@ func TestVerifyContent(t *testing.T) {
 		if !errors.Is(err, ErrTampered) || errors.Is(err, ErrBadSignature) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want ErrTampered saying %q", tc.name, err, tc.want)
 		}
+	}
+	// The digest is over the sorted entries, whatever order they come in.
+	rev := slices.Clone(rec.Entries)
+	slices.Reverse(rev)
+	if got := Digest(rev); got != rec.Digest {
+		t.Errorf("Digest of the entries in reverse = %s, want %s", got, rec.Digest)
 	}
 	e := rec.Entries[0]
 	if err := VerifyContent(e, []byte("tampered")); !errors.Is(err, ErrTampered) || !strings.Contains(err.Error(), e.Path) {

@@ -21,25 +21,21 @@ import (
 func (a *app) toolsCall(ctx context.Context, args []string) int {
 	usage := "tools call NAME [--args JSON|-] [--agent A] [--session S] [--dir DIR] [--harness H]"
 	fl := a.newFlags("tools call", usage)
-	dir := fl.String("dir", "", "the project folder, which holds beeuni.yaml (default: the current folder)")
-	harness := fl.String("harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
+	var pc projectCmd
+	addProjectFlags(fl, &pc)
 	argsJSON := fl.String("args", "{}", "the arguments as a JSON object, or - to read them from standard input")
 	agent := fl.String("agent", "beeuni", "the agent making the call (its tools list decides visibility)")
 	session := fl.String("session", "local", "the session id the tool sees as context.sessionId")
-	pos, code, ok := parseOrUsage(fl, args)
+	pos, h, root, code, ok := a.parseProject(fl, &pc, args, func(pos []string) error {
+		if len(pos) != 1 {
+			return errors.New("tools call takes one tool name")
+		}
+		return nil
+	})
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 {
-		a.errorf(nil, "tools call takes one tool name")
-		fl.Usage()
-		return exitUsage
 	}
 	name := pos[0]
-	h, root, code, ok := a.projectFlags(*harness, *dir)
-	if !ok {
-		return code
-	}
 	raw, err := a.callArgs(*argsJSON)
 	if err != nil {
 		a.errorf(nil, "%v", err)

@@ -216,6 +216,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"tools", "call", "greet", "--args", "[1]", "--dir", ref}, 2, "beeuni: --args must be a JSON object"},
 		{[]string{"validate", "--harness", "opencode", "--dir", ref}, 2, `beeuni: --harness: unknown harness "opencode": use "default" or "experimental"`},
 		{[]string{"validate", "--dir", "testdata/nope"}, 2, "beeuni: open project folder:"},
+		{[]string{"executor", "--dir", ref + "/beeuni.yaml/checkout"}, 1, "beeuni: --dir: create the checkout folder:"},
 		{[]string{"validate", "--help"}, 0, "Usage: beeuni validate [--dir DIR] [--load] [--harness H]"},
 		{[]string{"tools"}, 2, "Usage: beeuni tools SUBCOMMAND"},
 		{[]string{"tools", "--help"}, 0, "Usage: beeuni tools SUBCOMMAND"},

@@ -73,7 +73,7 @@ func (a *app) controllerCmd(ctx context.Context, args []string) int {
 	reg := newRegistry()
 	c, err := controller.New(controller.Config{Project: project, Repo: *repo, Branch: *branch, Poll: *poll, DataDir: *data,
 		HookSecret: *secret, Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h, Replicas: *replicas,
-		Failpoint: failpoint(a.getenv("BEEUNI_FAILPOINT"))})
+		Failpoint: a.failpoint()})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure

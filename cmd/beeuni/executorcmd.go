@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/beeuni/beeuni/executor"
@@ -78,7 +77,10 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 		*data = filepath.Join(".beeuni", "executor-"+*id)
 	}
 	// A sandbox's checkout may be made empty at first (memory/ grows there).
-	_ = os.MkdirAll(*workspace, 0o755)
+	if err := os.MkdirAll(*workspace, 0o755); err != nil {
+		a.errorf(nil, "--dir: create the checkout folder: %v (pass --dir with a folder this user may create)", err)
+		return exitFailure
+	}
 	ws, err := projectDir(*workspace)
 	if err != nil {
 		a.errorf(nil, "--dir: %v", err)
@@ -96,7 +98,7 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 		log.Warn("no --trust-key: release signatures are not checked (content digests still are)")
 	}
 	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, ws), DataDir: *data, Workspace: ws, Harness: h, OpencodeDir: ef.opencodeFolder(ws),
-		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: failpoint(a.getenv("BEEUNI_FAILPOINT")),
+		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: a.failpoint(),
 		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()}})
 	if err != nil {
 		a.errorf(nil, "%v", err)
@@ -104,17 +106,4 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 	}
 	defer ex.Close()
 	return a.runAll(ctx, log, ex.Run)
-}
-
-// failpoint is BEEUNI_FAILPOINT=STEP, for crash tests only: the
-// process kills itself (SIGKILL, as kill -9 would) when it reaches STEP.
-func failpoint(step string) func(string) {
-	if step == "" {
-		return nil
-	}
-	return func(at string) {
-		if at == step {
-			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
-		}
-	}
 }

@@ -25,24 +25,18 @@ func (a *app) toolsLint(ctx context.Context, args []string) int {
 	fl := a.newFlags("tools lint", usage)
 	providers := fl.String("provider", "", "the providers to lint for, comma-separated (default: all)")
 	agent := fl.String("agent", "beeuni", "the agent whose tools are linted (its tools list decides which)")
-	harness := fl.String("harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
-	dir := fl.String("dir", "", "the project folder, which holds beeuni.yaml (default: the current folder)")
+	var pc projectCmd
+	addProjectFlags(fl, &pc)
 	asJSON := fl.Bool("json", false, "print JSON: { agent, providers, findings }")
-	pos, code, ok := parseOrUsage(fl, args)
-	if !ok {
+	if _, code, ok := a.parseArgs(fl, args, takesNoArgs("tools lint")); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		a.errorf(nil, "tools lint takes no arguments, got %q", pos[0])
-		fl.Usage()
-		return exitUsage
 	}
 	ps, err := schema.ParseProviders(*providers)
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitUsage
 	}
-	tools, failures, code, ok := a.schemaTools(ctx, *harness, *dir, *agent)
+	tools, failures, code, ok := a.schemaTools(ctx, &pc, *agent)
 	if !ok {
 		return code
 	}

@@ -34,6 +34,17 @@ func (a *app) addNetCmdFlags(fs *flag.FlagSet, n *netCmd, withTrust bool) {
 	}
 }
 
+// readOpFlags makes the flags of a read-only operator command (release ls,
+// show, diff; status): --json, described by jsonHelp, and the network flags
+// with --trust-key.
+func (a *app) readOpFlags(name, usage, jsonHelp string) (fs *flag.FlagSet, n *netCmd, asJSON *bool) {
+	fs = a.newFlags(name, usage)
+	n = new(netCmd)
+	asJSON = fs.Bool("json", false, jsonHelp)
+	a.addNetCmdFlags(fs, n, true)
+	return fs, n, asJSON
+}
+
 // opSession is a connection to NATS for one operator command.
 type opSession struct {
 	bus     *events.Bus
@@ -173,6 +184,21 @@ func (s *opSession) record(ctx context.Context, id string) (*release.Record, err
 		}
 	}
 	return &rec, nil
+}
+
+// records resolves each argument (see resolveID) and fetches its record.
+func (s *opSession) records(ctx context.Context, args []string) ([]*release.Record, error) {
+	recs := make([]*release.Record, len(args))
+	for i, arg := range args {
+		id, err := s.resolveID(ctx, arg)
+		if err != nil {
+			return nil, err
+		}
+		if recs[i], err = s.record(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	return recs, nil
 }
 
 // resolveID turns what the user typed into a release id: `desired` (the

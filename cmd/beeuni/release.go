@@ -65,12 +65,10 @@ type releaseLsJSON struct {
 }
 
 func (a *app) releaseLs(ctx context.Context, args []string) int {
-	fs := a.newFlags("release ls", "release ls [--json] [--limit N] [--nats URL] [--project NAME] [--dir DIR] [--trust-key FILE]")
-	var n netCmd
-	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	fs, n, asJSON := a.readOpFlags("release ls", "release ls [--json] [--limit N] [--nats URL] [--project NAME] [--dir DIR] [--trust-key FILE]",
+		"print JSON instead of a table")
 	limit := fs.Int("limit", defaultLsLimit, "show the newest N releases (0: all)")
-	a.addNetCmdFlags(fs, &n, true)
-	s, _, code, ok := a.startOp(ctx, fs, &n, args, "release ls", func(pos []string) error {
+	s, _, code, ok := a.startOp(ctx, fs, n, args, "release ls", func(pos []string) error {
 		if *limit < 0 {
 			return fmt.Errorf("--limit %d: want 0 (all) or more", *limit)
 		}
@@ -158,23 +156,18 @@ func releaseStatus(r *release.Record, ptr *release.Pointer) (string, bool) {
 }
 
 func (a *app) releaseShow(ctx context.Context, args []string) int {
-	fs := a.newFlags("release show", "release show ID [--json] [--nats URL] [--project NAME] [--dir DIR] [--trust-key FILE]")
-	var n netCmd
-	asJSON := fs.Bool("json", false, "print the full record as JSON")
-	a.addNetCmdFlags(fs, &n, true)
-	s, pos, code, ok := a.startOp(ctx, fs, &n, args, "release show", releaseIDs(1, "one release id"))
+	fs, n, asJSON := a.readOpFlags("release show", "release show ID [--json] [--nats URL] [--project NAME] [--dir DIR] [--trust-key FILE]",
+		"print the full record as JSON")
+	s, pos, code, ok := a.startOp(ctx, fs, n, args, "release show", releaseIDs(1, "one release id"))
 	if !ok {
 		return code
 	}
 	defer s.close()
-	id, err := s.resolveID(ctx, pos[0])
+	recs, err := s.records(ctx, pos)
 	if err != nil {
 		return a.opFail(err)
 	}
-	rec, err := s.record(ctx, id)
-	if err != nil {
-		return a.opFail(err)
-	}
+	rec := recs[0]
 	if *asJSON {
 		return a.opJSON(rec)
 	}
@@ -249,24 +242,16 @@ func writeRecord(w io.Writer, r *release.Record, status string) {
 }
 
 func (a *app) releaseDiff(ctx context.Context, args []string) int {
-	fs := a.newFlags("release diff", "release diff A B [--json] [--nats URL] [--project NAME] [--dir DIR] [--trust-key FILE]")
-	var n netCmd
-	asJSON := fs.Bool("json", false, "print the changes as JSON")
-	a.addNetCmdFlags(fs, &n, true)
-	s, pos, code, ok := a.startOp(ctx, fs, &n, args, "release diff", releaseIDs(2, "two release ids (older, newer)"))
+	fs, n, asJSON := a.readOpFlags("release diff", "release diff A B [--json] [--nats URL] [--project NAME] [--dir DIR] [--trust-key FILE]",
+		"print the changes as JSON")
+	s, pos, code, ok := a.startOp(ctx, fs, n, args, "release diff", releaseIDs(2, "two release ids (older, newer)"))
 	if !ok {
 		return code
 	}
 	defer s.close()
-	var recs [2]*release.Record
-	for i, arg := range pos {
-		id, err := s.resolveID(ctx, arg)
-		if err != nil {
-			return a.opFail(err)
-		}
-		if recs[i], err = s.record(ctx, id); err != nil {
-			return a.opFail(err)
-		}
+	recs, err := s.records(ctx, pos)
+	if err != nil {
+		return a.opFail(err)
 	}
 	c := release.Diff(recs[0], recs[1])
 	if *asJSON {

@@ -23,17 +23,11 @@ func (a *app) toolsRender(ctx context.Context, args []string) int {
 	api := fl.String("api", "chat", "the OpenAI API the tools are for: chat or responses")
 	gemSchema := fl.String("gemini-schema", "openapi", "how Gemini gets the schema: openapi (parameters) or json (parametersJsonSchema)")
 	agent := fl.String("agent", "beeuni", "the agent whose tools are rendered (its tools list decides which)")
-	harness := fl.String("harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
-	dir := fl.String("dir", "", "the project folder, which holds beeuni.yaml (default: the current folder)")
+	var pc projectCmd
+	addProjectFlags(fl, &pc)
 	asJSON := fl.Bool("json", false, "print JSON: { provider, api, agent, tools, findings }")
-	pos, code, ok := parseOrUsage(fl, args)
-	if !ok {
+	if _, code, ok := a.parseArgs(fl, args, takesNoArgs("tools render")); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		a.errorf(nil, "tools render takes no arguments, got %q", pos[0])
-		fl.Usage()
-		return exitUsage
 	}
 	if *provider == "" {
 		a.errorf(nil, "tools render needs --provider: openai, openai-strict, anthropic, anthropic-strict or gemini")
@@ -54,7 +48,7 @@ func (a *app) toolsRender(ctx context.Context, args []string) int {
 		a.errorf(nil, "%v", err)
 		return exitUsage
 	}
-	tools, failures, code, ok := a.schemaTools(ctx, *harness, *dir, *agent)
+	tools, failures, code, ok := a.schemaTools(ctx, &pc, *agent)
 	if !ok {
 		return code
 	}
@@ -105,8 +99,8 @@ func notLoaded(p schema.Provider, failures []jshost.Failure) []schema.Finding {
 
 // schemaTools loads the working tree's tools the agent sees, the way
 // `tools call` loads them, in manifest order, with those that did not load.
-func (a *app) schemaTools(ctx context.Context, harness, dir, agent string) ([]schema.Tool, []jshost.Failure, int, bool) {
-	h, root, code, ok := a.projectFlags(harness, dir)
+func (a *app) schemaTools(ctx context.Context, pc *projectCmd, agent string) ([]schema.Tool, []jshost.Failure, int, bool) {
+	h, root, code, ok := a.resolveProject(pc)
 	if !ok {
 		return nil, nil, code, false
 	}

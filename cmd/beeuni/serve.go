@@ -50,7 +50,9 @@ func serveHTTP(ctx context.Context, addr string, h http.Handler, log *slog.Logge
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = srv.Shutdown(sctx)
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Warn("HTTP requests still running at shutdown were cut", "addr", addr, "error", err)
+	}
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

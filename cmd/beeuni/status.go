@@ -50,11 +50,9 @@ type executorStatus struct {
 }
 
 func (a *app) status(ctx context.Context, args []string) int {
-	fs := a.newFlags("status", "status [--json] [--nats URL] [--project NAME] [--dir DIR] [--trust-key FILE]")
-	var n netCmd
-	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	a.addNetCmdFlags(fs, &n, true)
-	s, _, code, ok := a.startOp(ctx, fs, &n, args, "status", noArgs)
+	fs, n, asJSON := a.readOpFlags("status", "status [--json] [--nats URL] [--project NAME] [--dir DIR] [--trust-key FILE]",
+		"print JSON instead of a table")
+	s, _, code, ok := a.startOp(ctx, fs, n, args, "status", noArgs)
 	if !ok {
 		return code
 	}

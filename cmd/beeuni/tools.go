@@ -69,18 +69,9 @@ type lsJSONTool struct {
 func (a *app) toolsLs(_ context.Context, args []string) int {
 	fl := a.newFlags("tools ls", "tools ls [--json] [--harness H] [--dir DIR]")
 	asJSON := fl.Bool("json", false, "print JSON: { manifest, tools_key, tools: [{ name, kind, source }], removed }")
-	harness := fl.String("harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
-	dir := fl.String("dir", "", "the project folder, which holds beeuni.yaml (default: the current folder)")
-	pos, code, ok := parseOrUsage(fl, args)
-	if !ok {
-		return code
-	}
-	if len(pos) > 0 {
-		a.errorf(nil, "tools ls takes no arguments, got %q", pos[0])
-		fl.Usage()
-		return exitUsage
-	}
-	h, root, code, ok := a.projectFlags(*harness, *dir)
+	var pc projectCmd
+	addProjectFlags(fl, &pc)
+	_, h, root, code, ok := a.parseProject(fl, &pc, args, takesNoArgs("tools ls"))
 	if !ok {
 		return code
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -31,22 +32,13 @@ func (a *app) validateWith(ctx context.Context, args []string, load loadCheck) i
 		usage = "validate [--dir DIR] [--load] [--harness H]"
 	}
 	fl := a.newFlags("validate", usage)
-	dir := fl.String("dir", "", "the project folder, which holds beeuni.yaml (default: the current folder)")
-	harness := fl.String("harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
+	var pc projectCmd
+	addProjectFlags(fl, &pc)
 	var doLoad *bool
 	if load != nil {
 		doLoad = fl.Bool("load", false, "also bundle and load every module, reporting each that would not load, and warn about schemas a provider would reject")
 	}
-	pos, code, ok := parseOrUsage(fl, args)
-	if !ok {
-		return code
-	}
-	if len(pos) > 0 {
-		a.errorf(nil, "validate takes no arguments, got %q", pos[0])
-		fl.Usage()
-		return exitUsage
-	}
-	h, root, code, ok := a.projectFlags(*harness, *dir)
+	_, h, root, code, ok := a.parseProject(fl, &pc, args, takesNoArgs("validate"))
 	if !ok {
 		return code
 	}
@@ -100,19 +92,66 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// projectFlags checks --harness and --dir; a bad value is bad usage.
-func (a *app) projectFlags(harness, dir string) (loader.Harness, string, int, bool) {
-	h, err := loader.ParseHarness(harness)
+// projectCmd holds the flags of the commands that read a project folder
+// (validate, tools ls, tools call): --dir and --harness.
+type projectCmd struct{ dir, harness string }
+
+func addProjectFlags(fl *flag.FlagSet, p *projectCmd) {
+	fl.StringVar(&p.dir, "dir", "", "the project folder, which holds beeuni.yaml (default: the current folder)")
+	fl.StringVar(&p.harness, "harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
+}
+
+// parseProject parses args, lets check refuse the positional arguments and
+// resolves --harness and --dir; each refusal is bad usage. When ok is false
+// the command returns code.
+func (a *app) parseProject(fl *flag.FlagSet, p *projectCmd, args []string, check func(pos []string) error) (pos []string, h loader.Harness, root string, code int, ok bool) {
+	if pos, code, ok = a.parseArgs(fl, args, check); !ok {
+		return nil, "", "", code, false
+	}
+	if h, root, code, ok = a.resolveProject(p); !ok {
+		return nil, "", "", code, false
+	}
+	return pos, h, root, exitOK, true
+}
+
+// parseArgs parses args and lets check refuse the positional arguments
+// (bad usage, with the usage printed).
+func (a *app) parseArgs(fl *flag.FlagSet, args []string, check func(pos []string) error) ([]string, int, bool) {
+	pos, code, ok := parseOrUsage(fl, args)
+	if !ok {
+		return nil, code, false
+	}
+	if err := check(pos); err != nil {
+		a.errorf(nil, "%v", err)
+		fl.Usage()
+		return nil, exitUsage, false
+	}
+	return pos, exitOK, true
+}
+
+// resolveProject checks --harness and --dir; a bad value is bad usage.
+func (a *app) resolveProject(p *projectCmd) (loader.Harness, string, int, bool) {
+	h, err := loader.ParseHarness(p.harness)
 	if err != nil {
 		a.errorf(nil, "--harness: %v", err)
 		return "", "", exitUsage, false
 	}
-	root, err := projectDir(dir)
+	root, err := projectDir(p.dir)
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return "", "", exitUsage, false
 	}
 	return h, root, exitOK, true
+}
+
+// takesNoArgs refuses any positional argument of command name.
+func takesNoArgs(name string) func([]string) error {
+	return func(pos []string) error {
+		if len(pos) > 0 {
+			return fmt.Errorf("%s takes no arguments, got %q", name, pos[0])
+		}
+		return nil
+	}
 }
 
 // manifestExists says where it looked and what to do when root has no

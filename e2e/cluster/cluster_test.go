@@ -29,13 +29,13 @@ func TestNodeLoss(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		pick func(c *natstest.Cluster) int // the node to stop
+		pick func(s *stack, t *testing.T, version, id string) int // the node to stop
 	}{
-		{"meta leader", func(c *natstest.Cluster) int { return c.Leader() }},
-		{"non-leader with clients", busiestFollower},
+		{"meta leader", func(s *stack, _ *testing.T, _, _ string) int { return s.cluster.Leader() }},
+		{"non-leader with clients", (*stack).busiestFollower},
 		// The controller was given node 0 only: it must fail over to the
 		// nodes it learnt from the cluster.
-		{"the controller's only seed", func(*natstest.Cluster) int { return 0 }},
+		{"the controller's only seed", func(*stack, *testing.T, string, string) int { return 0 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newStack(t)
@@ -45,7 +45,7 @@ func TestNodeLoss(t *testing.T) {
 			s.waitServing(t, "v1", rel1)
 			checkReplicas(t, s.bus)
 
-			stop := tc.pick(s.cluster)
+			stop := tc.pick(s, t, "v1", rel1)
 			if stop < 0 {
 				t.Fatal("no node to stop: the cluster has no meta leader")
 			}

@@ -290,13 +290,17 @@ func beeuniClients(srv *server.Server) int { return len(connNames(srv)) }
 
 // busiestFollower is the node, other than the meta leader, that holds the
 // most beeuni connections, so stopping it forces clients to fail over.
-func busiestFollower(c *natstest.Cluster) int {
-	leader := c.Leader()
+// Clients pick their node at random: should no follower hold one, an extra
+// executor seeded at a follower alone is started (and must serve version
+// from release id), so the case never passes without its premise.
+func (s *stack) busiestFollower(t *testing.T, version, id string) int {
+	t.Helper()
+	leader := s.cluster.Leader()
 	if leader < 0 {
 		return -1
 	}
 	best, most := -1, -1
-	for i, n := range c.Nodes {
+	for i, n := range s.cluster.Nodes {
 		if i == leader || n == nil {
 			continue
 		}
@@ -304,6 +308,19 @@ func busiestFollower(c *natstest.Cluster) int {
 			best, most = i, k
 		}
 	}
+	if most > 0 {
+		return best
+	}
+	node := s.cluster.Nodes[best]
+	e := startExecutor(t, fmt.Sprintf("exec-%d", len(s.execs)+1), node.ClientURL(), s.pub)
+	s.execs = append(s.execs, e)
+	s.waitServing(t, version, id)
+	natstest.WaitFor(t, converge, func() error {
+		if !slices.Contains(connNames(node.Server()), "beeuni-executor "+e.id) {
+			return fmt.Errorf("%s is not connected to n%d", e.id, best+1)
+		}
+		return nil
+	})
 	return best
 }
 

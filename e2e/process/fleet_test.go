@@ -28,8 +28,14 @@ type controllerProc struct {
 // 30 s, so the tests drive it with the merge hook.
 func startController(tb testing.TB, nf *natsFix, project, repo, data string, env ...string) *controllerProc {
 	tb.Helper()
+	return startControllerBinary(tb, bin, nf, project, repo, data, env...)
+}
+
+// startControllerBinary is startController with another beeuni binary.
+func startControllerBinary(tb testing.TB, binary string, nf *natsFix, project, repo, data string, env ...string) *controllerProc {
+	tb.Helper()
 	c := &controllerProc{addr: freeAddr(tb), data: data, repo: repo, project: project, nats: nf}
-	c.proc = startProc(tb, "controller "+project, data, env, "controller", "--repo", repo, "--nats", nf.url(),
+	c.proc = startProgram(tb, "controller "+project, data, env, binary, "controller", "--repo", repo, "--nats", nf.url(),
 		"--project", project, "--listen", c.addr, "--data", data, "--poll", "30s")
 	waitFor(tb, startTimeout, "the controller's /healthz", func() error {
 		if err := c.alive(); err != nil {
@@ -47,7 +53,7 @@ func (c *controllerProc) url(path string) string { return "http://" + c.addr + p
 func (c *controllerProc) restart(tb testing.TB, env ...string) *controllerProc {
 	tb.Helper()
 	n := *c
-	n.proc = startProc(tb, c.name, c.data, env, c.cmd.Args[1:]...)
+	n.proc = startProgram(tb, c.name, c.data, env, c.cmd.Path, c.cmd.Args[1:]...)
 	waitFor(tb, startTimeout, "the restarted controller's /healthz", func() error {
 		if err := n.alive(); err != nil {
 			return fmt.Errorf("%w: %w", errFatal, err)
@@ -115,15 +121,21 @@ func (c *controllerProc) trustKey() string { return filepath.Join(c.data, "signi
 // executorProc is `beeuni executor` as a child process.
 type executorProc struct {
 	*proc
-	id, addr, data string
-	args           []string
+	binary, id, addr, data string
+	args                   []string
 }
 
 // startExecutor runs executor id of project with a trust key; env may set
 // BEEUNI_FAILPOINT. It waits for /healthz only: readiness is the test's.
 func startExecutor(tb testing.TB, natsURL, project, id, data, trust string, env ...string) *executorProc {
 	tb.Helper()
-	e := &executorProc{id: id, addr: freeAddr(tb), data: data}
+	return startExecutorBinary(tb, bin, natsURL, project, id, data, trust, env...)
+}
+
+// startExecutorBinary is startExecutor with another beeuni binary.
+func startExecutorBinary(tb testing.TB, binary, natsURL, project, id, data, trust string, env ...string) *executorProc {
+	tb.Helper()
+	e := &executorProc{binary: binary, id: id, addr: freeAddr(tb), data: data}
 	e.args = []string{"executor", "--id", id, "--listen", e.addr, "--data", data, "--nats", natsURL,
 		"--project", project, "--trust-key", trust}
 	e.launch(tb, env)
@@ -132,7 +144,7 @@ func startExecutor(tb testing.TB, natsURL, project, id, data, trust string, env 
 
 func (e *executorProc) launch(tb testing.TB, env []string) {
 	tb.Helper()
-	e.proc = startProc(tb, "executor "+e.id, e.data, env, e.args...)
+	e.proc = startProgram(tb, "executor "+e.id, e.data, env, e.binary, e.args...)
 	waitFor(tb, startTimeout, "executor "+e.id+" /healthz", func() error {
 		if err := e.alive(); err != nil {
 			return fmt.Errorf("%w: %w", errFatal, err)
@@ -145,7 +157,7 @@ func (e *executorProc) launch(tb testing.TB, env []string) {
 // restart starts the executor again with the same id, data and address.
 func (e *executorProc) restart(tb testing.TB, env ...string) *executorProc {
 	tb.Helper()
-	n := &executorProc{id: e.id, addr: e.addr, data: e.data, args: e.args}
+	n := &executorProc{binary: e.binary, id: e.id, addr: e.addr, data: e.data, args: e.args}
 	n.launch(tb, env)
 	return n
 }
@@ -155,7 +167,7 @@ func (e *executorProc) restartWithNATS(tb testing.TB, natsURL string, env ...str
 	tb.Helper()
 	args := slices.Clone(e.args)
 	args[slices.Index(args, "--nats")+1] = natsURL
-	n := &executorProc{id: e.id, addr: e.addr, data: e.data, args: args}
+	n := &executorProc{binary: e.binary, id: e.id, addr: e.addr, data: e.data, args: args}
 	n.launch(tb, env)
 	return n
 }

@@ -16,8 +16,10 @@ import (
 	"time"
 )
 
-// bin is the beeuni binary TestMain builds once for the whole run.
-var bin string
+// TestMain builds two beeuni binaries once for the whole run: bin with
+// -tags failpoint (BEEUNI_FAILPOINT kills it at a step, for the crash
+// tests), and releaseBin as it ships, with no test switch.
+var bin, releaseBin string
 
 // Deadlines of the helpers: generous, since two cores run everything.
 const (
@@ -35,12 +37,14 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e: make a temp folder:", err)
 		os.Exit(1)
 	}
-	bin = filepath.Join(dir, "beeuni")
-	build := exec.Command("go", "build", "-o", bin, "github.com/beeuni/beeuni/cmd/beeuni")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: build the beeuni binary: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	bin, releaseBin = filepath.Join(dir, "beeuni-failpoint"), filepath.Join(dir, "beeuni")
+	for _, b := range []struct{ out, tags string }{{bin, "failpoint"}, {releaseBin, ""}} {
+		build := exec.Command("go", "build", "-tags", b.tags, "-o", b.out, "github.com/beeuni/beeuni/cmd/beeuni")
+		if out, err := build.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: build the beeuni binary (tags %q): %v\n%s", b.tags, err, out)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -67,7 +71,8 @@ type proc struct {
 	err    error // Wait's result, once done is closed
 }
 
-// startProc runs `beeuni args...` in dir with extra environment variables.
+// startProc runs `beeuni args...` (the failpoint build) in dir with extra
+// environment variables.
 func startProc(tb testing.TB, name, dir string, env []string, args ...string) *proc {
 	tb.Helper()
 	return startProgram(tb, name, dir, env, bin, args...)

@@ -71,6 +71,31 @@ func TestSourcesAreSelfContained(t *testing.T) {
 	}
 }
 
+// web_search and image_search are one template rendered twice: each source
+// is whole (no template left), calls its own endpoint and names itself only.
+func TestSearchToolsRendered(t *testing.T) {
+	for _, tc := range []struct{ name, other string }{{"web_search", "image_search"}, {"image_search", "web_search"}} {
+		src, _ := builtin.Source(tc.name)
+		text := string(src)
+		if strings.Contains(text, "{{") || strings.Contains(text, "}}") {
+			t.Errorf("%s holds template text", tc.name)
+		}
+		for _, want := range []string{"const ENDPOINT = '/v1/" + tc.name + "'", "`beeuni tools eject " + tc.name + "`", "throw new Error(`" + tc.name + " API answered"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s lacks %q", tc.name, want)
+			}
+		}
+		if strings.Contains(text, tc.other) {
+			t.Errorf("%s names %s", tc.name, tc.other)
+		}
+		// Source hands out copies: changing one changes nothing here.
+		src[0] = 'X'
+		if again, _ := builtin.Source(tc.name); again[0] != '/' {
+			t.Errorf("Source(%q) shares its bytes", tc.name)
+		}
+	}
+}
+
 // Every Beeuni tool loads through the real host with a description, an object
 // schema that lists its arguments.
 func TestAllToolsLoad(t *testing.T) {

@@ -141,6 +141,7 @@ func resolveNode(a api.OnResolveArgs) (api.OnResolveResult, error, bool) {
 // it to a file), which must then lie inside the root.
 func (g *guard) resolvePackage(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolveResult, error) {
 	name := packageName(a.Path)
+	//lint:ignore ST1005 SPEC section 3: Node's own words, which modules and users match on
 	notFound := fmt.Errorf("Cannot find package '%s'", name)
 	switch g.findPackage(a.ResolveDir, name) {
 	case pkgInside:
@@ -208,6 +209,7 @@ func (g *guard) candidate(p string) pkgFound {
 func (g *guard) load(a api.OnLoadArgs) (api.OnLoadResult, error) {
 	if !inside(g.real, a.Path) {
 		if name, ok := packageOf(a.Path); ok {
+			//lint:ignore ST1005 SPEC section 3: Node's own words, which modules and users match on
 			return api.OnLoadResult{}, fmt.Errorf("Cannot find package '%s'", name)
 		}
 		return api.OnLoadResult{}, fmt.Errorf("%q is outside the project root (symlinks followed): keep imported files inside the repository", a.Path)

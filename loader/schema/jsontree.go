@@ -338,7 +338,6 @@ func (n *node) insertAt(i int, ms ...*member) {
 	n.members = append(n.members[:i], append(ms, n.members[i:]...)...)
 }
 
-func (n *node) isTrue() bool  { return n != nil && n.kind == kBool && n.raw == "true" }
 func (n *node) isFalse() bool { return n != nil && n.kind == kBool && n.raw == "false" }
 
 // strs returns the strings of an array node (non-strings skipped).

@@ -307,9 +307,9 @@ func keysAt(tb testing.TB, raw json.RawMessage, path ...string) []string {
 		if err != nil {
 			break
 		}
-		switch tok.(type) {
+		switch d := tok.(type) {
 		case json.Delim:
-			if d := tok.(json.Delim); d == '{' || d == '[' {
+			if d == '{' || d == '[' {
 				depth++
 			} else {
 				depth--
