@@ -16,7 +16,7 @@ import (
 
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/loader"
-	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/loader/jshost"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
@@ -44,9 +44,12 @@ type Config struct {
 	Registerer prometheus.Registerer
 	// Harness is the one whose rules resolve the tool set kept in records.
 	Harness loader.Harness
-	// Bundler checks that changed modules bundle and load; shared so an
-	// unchanged module is not bundled again.
-	Bundler *bundle.Bundler
+	// CheckModules loads the modules a commit changed from the release laid
+	// out at root and returns those that did not load. It must run them
+	// outside the controller's process, where neither the signing key nor
+	// any token is in reach (modcheck.Checker.Check: a confined child).
+	// nil: modules are not load-checked; the manifest still is.
+	CheckModules func(ctx context.Context, root string, specs []jshost.Spec) ([]jshost.Failure, error)
 	// Replicas is the JetStream replica count of streams and buckets the
 	// controller creates when missing (3 on a 3-node cluster).
 	Replicas   int
@@ -123,9 +126,6 @@ func New(cfg Config) (*Controller, error) {
 	}
 	if cfg.Harness == "" {
 		cfg.Harness = loader.HarnessDefault
-	}
-	if cfg.Bundler == nil {
-		cfg.Bundler = bundle.New(nil)
 	}
 	if cfg.now == nil {
 		cfg.now = time.Now

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/beeuni/beeuni/internal/modcheck"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -101,6 +102,21 @@ func TestModuleThatDoesNotLoadIsAWarning(t *testing.T) {
 	f.start(nil)
 	rec := f.waitDesiredCommit(commit)
 	if len(rec.Warnings) != 1 || !strings.Contains(rec.Warnings[0].Message, "tool greet does not load") || rec.Warnings[0].File != "tools/greet.ts" {
+		t.Fatalf("warnings = %+v", rec.Warnings)
+	}
+}
+
+// TestModulesNotCheckedWithoutLandlock: where the kernel lacks Landlock the
+// check process refuses to run; the release is still published, and its
+// record says which modules were not checked, and why.
+func TestModulesNotCheckedWithoutLandlock(t *testing.T) {
+	f := newFixture(t)
+	commit := f.commit("a tool", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	none := 0
+	f.start(func(c *Config) { c.CheckModules = checkModules(modcheck.Options{KernelABI: &none}) })
+	rec := f.waitDesiredCommit(commit)
+	if len(rec.Warnings) != 1 || rec.Warnings[0].File != "tools/greet.ts" ||
+		!strings.Contains(rec.Warnings[0].Message, "tool greet was not load-checked: modules not checked: the check process refused to run: this kernel has no Landlock") {
 		t.Fatalf("warnings = %+v", rec.Warnings)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -15,11 +16,31 @@ import (
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/events/natstest"
 	"github.com/beeuni/beeuni/internal/gitrepo"
+	"github.com/beeuni/beeuni/internal/modcheck"
+	"github.com/beeuni/beeuni/loader/jshost"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
 
 const waitFor = 20 * time.Second
+
+// checkChild makes this test binary the controller's module check process
+// (`beeuni internal check` in the real binary): the tests check modules in
+// a confined child, as the controller does.
+const checkChild = "controller-test-check-child"
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == checkChild {
+		os.Exit(modcheck.Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// checkModules is the real module check, run from this test binary.
+func checkModules(opts modcheck.Options) func(context.Context, string, []jshost.Spec) ([]jshost.Failure, error) {
+	opts.Command = []string{os.Args[0], checkChild}
+	return modcheck.New(opts).Check
+}
 
 // fixture is a real Git repository in a temp folder, a real NATS server and
 // a bbolt file: everything a controller touches.
@@ -89,7 +110,7 @@ func (f *fixture) start(mutate func(*Config)) *running {
 		f.tb.Fatal(err)
 	}
 	cfg := Config{Project: "demo", Repo: f.repoDir, Poll: time.Hour, DataDir: f.dataDir, Key: f.key, Bus: f.bus, DB: db,
-		MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond}
+		MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond, CheckModules: checkModules(modcheck.Options{})}
 	if mutate != nil {
 		mutate(&cfg)
 	}

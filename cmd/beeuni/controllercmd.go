@@ -13,6 +13,7 @@ import (
 
 	"github.com/beeuni/beeuni/controller"
 	"github.com/beeuni/beeuni/events"
+	"github.com/beeuni/beeuni/internal/modcheck"
 	"github.com/beeuni/beeuni/loader"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
@@ -73,7 +74,7 @@ func (a *app) controllerCmd(ctx context.Context, args []string) int {
 	reg := newRegistry()
 	c, err := controller.New(controller.Config{Project: project, Repo: *repo, Branch: *branch, Poll: *poll, DataDir: *data,
 		HookSecret: *secret, Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h, Replicas: *replicas,
-		Failpoint: failpoint(a.getenv("BEEUNI_FAILPOINT"))})
+		CheckModules: modcheck.New(modcheck.Options{Logger: log}).Check, Failpoint: failpoint(a.getenv("BEEUNI_FAILPOINT"))})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure

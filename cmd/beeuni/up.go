@@ -13,6 +13,7 @@ import (
 	"github.com/beeuni/beeuni/controller"
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/executor"
+	"github.com/beeuni/beeuni/internal/modcheck"
 	"github.com/beeuni/beeuni/loader"
 	"github.com/beeuni/beeuni/store"
 )
@@ -98,7 +99,8 @@ func (a *app) up(ctx context.Context, args []string) int {
 	defer db.Close()
 	reg := newRegistry()
 	ctl, err := controller.New(controller.Config{Project: name, Repo: repoDir, Branch: *branch, Poll: *poll,
-		DataDir: filepath.Join(dataDir, "controller"), Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h})
+		DataDir: filepath.Join(dataDir, "controller"), Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h,
+		CheckModules: modcheck.New(modcheck.Options{Logger: log}).Check})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure
