@@ -37,6 +37,9 @@ type Config struct {
 	Poll       time.Duration
 	DataDir    string // mirror of a remote repo, the checkout used to load modules
 	HookSecret string // when set, POST /hooks/merge must carry a valid HMAC
+	// Token, when set, is required as a bearer token on GET /status (and,
+	// through RequireToken, /metrics).
+	Token string
 	Key        ed25519.PrivateKey
 	Bus        *events.Bus
 	DB         *store.DB

@@ -135,6 +135,44 @@ func TestBurstCoversCommits(t *testing.T) {
 	}
 }
 
+// TestStatusToken: with a token, /status needs it (the scheme in any
+// case); the merge hook needs only its HMAC.
+func TestStatusToken(t *testing.T) {
+	f := newFixture(t)
+	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	c := f.start(func(cfg *Config) { cfg.HookSecret, cfg.Token = "hook", "ctl-token" })
+	f.waitDesiredCommit(first)
+	srv := httptest.NewServer(c.Handler())
+	defer srv.Close()
+	cases := []struct {
+		method, path, auth string
+		want               int
+	}{
+		{"GET", "/status", "", http.StatusUnauthorized},
+		{"GET", "/status", "Bearer wrong", http.StatusUnauthorized},
+		{"GET", "/status", "bearer ctl-token", http.StatusOK},
+		{"GET", "/status", "Bearer ctl-token", http.StatusOK},
+		{"POST", "/hooks/merge", "", http.StatusAccepted},
+	}
+	for _, tc := range cases {
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil)
+		if tc.auth != "" {
+			req.Header.Set("Authorization", tc.auth)
+		}
+		if tc.method == "POST" {
+			req.Header.Set("X-Beeuni-Signature", Sign("hook", nil))
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("%s %s %q: %s, want %d", tc.method, tc.path, tc.auth, resp.Status, tc.want)
+		}
+	}
+}
+
 func TestMergeHook(t *testing.T) {
 	f := newFixture(t)
 	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})

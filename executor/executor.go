@@ -58,6 +58,10 @@ type Config struct {
 	DefaultTimeout time.Duration // a call's deadline unless the module exports timeout
 	ReportEvery    time.Duration
 	Logger         *slog.Logger
+	// Protect adds files and folders tool code must never reach to
+	// ProtectedPaths (beeuni up: the controller's and NATS's data folders;
+	// the trust key file).
+	Protect []string
 	// Failpoint, when set, is called at each step of converging ("fetch",
 	// "laid-out", "loaded", "switched", "persisted"): crash tests kill the
 	// process there to prove every step restarts into a consistent state.
@@ -168,6 +172,9 @@ func NewExecutor(cfg Config) (*Executor, error) {
 		so.Registry = prometheus.NewRegistry()
 	}
 	so.Secrets = e.secretValues
+	// context.env starts from the executor's environment, less beeuni's
+	// own credentials.
+	so.Env = withoutSecrets(so.Env)
 	if e.srv, err = NewServer(so); err != nil {
 		db.Close()
 		return nil, err
