@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/beeuni/beeuni/events"
+	"github.com/beeuni/beeuni/internal/redact"
 	"github.com/beeuni/beeuni/loader"
 	"github.com/beeuni/beeuni/loader/jshost"
 	"github.com/beeuni/beeuni/release"
@@ -158,7 +159,7 @@ func New(cfg Config) (*Controller, error) {
 		log:     cfg.Logger.With("component", "controller", "project", cfg.Project),
 		metrics: m,
 		nudge:   make(chan struct{}, 1),
-		status:  Status{Project: cfg.Project, Repo: cfg.Repo, Branch: cfg.Branch},
+		status:  Status{Project: cfg.Project, Repo: redact.URL(cfg.Repo), Branch: cfg.Branch},
 	}
 	return c, nil
 }
@@ -229,8 +230,9 @@ func (c *Controller) Run(ctx context.Context) error {
 		if err != nil && ctx.Err() == nil {
 			backoff = min(max(2*backoff, c.cfg.MinBackoff), c.cfg.MaxBackoff)
 			next = min(backoff, c.cfg.Poll)
-			c.log.Warn("look at the branch failed; retrying", "error", err, "retry_in", next)
-			c.setStatus(func(s *Status) { s.Healthy, s.Error, s.Retrying = false, err.Error(), next.String() })
+			msg := redact.Text(err.Error())
+			c.log.Warn("look at the branch failed; retrying", "error", msg, "retry_in", next)
+			c.setStatus(func(s *Status) { s.Healthy, s.Error, s.Retrying = false, msg, next.String() })
 		} else if err == nil {
 			backoff = 0
 		}

@@ -1,10 +1,18 @@
 package controller
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/beeuni/beeuni/events/natstest"
@@ -121,4 +129,59 @@ func TestMalformedManifestsAreRejected(t *testing.T) {
 	if rejected < len(cases)-2 {
 		t.Fatalf("only %d of %d malformed manifests were rejected", rejected, len(cases))
 	}
+}
+
+// TestCredentialsNeverShown: a repository URL with credentials that
+// answers 401 (a loopback HTTP server): the controller retries, and
+// neither its status nor any log line shows the password.
+func TestCredentialsNeverShown(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		http.Error(w, "no", http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	repo := strings.Replace(srv.URL, "http://", "http://alice:hunter2@", 1) + "/r.git"
+	var logs syncBuffer
+	f := newFixture(t)
+	c := f.start(func(cfg *Config) {
+		cfg.Repo = repo
+		cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	})
+	natstest.WaitFor(t, waitFor, func() error {
+		if hits.Load() < 3 {
+			return fmt.Errorf("%d fetches so far", hits.Load())
+		}
+		if c.Status().Error == "" {
+			return errors.New("no error in the status yet")
+		}
+		return nil
+	})
+	st := c.Status()
+	b, _ := json.Marshal(st)
+	want := strings.Replace(repo, "alice:hunter2", "***", 1)
+	if strings.Contains(string(b), "hunter2") || st.Repo != want {
+		t.Fatalf("status shows the password or not the redacted URL %s: %s", want, b)
+	}
+	if !strings.Contains(logs.String(), "look at the branch failed") || strings.Contains(logs.String(), "hunter2") {
+		t.Fatalf("the logs:\n%s", logs.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
