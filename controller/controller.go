@@ -40,7 +40,7 @@ type Config struct {
 	HookSecret string // when set, POST /hooks/merge must carry a valid HMAC
 	// Token, when set, is required as a bearer token on GET /status (and,
 	// through RequireToken, /metrics).
-	Token string
+	Token      string
 	Key        ed25519.PrivateKey
 	Bus        *events.Bus
 	DB         *store.DB

@@ -109,7 +109,7 @@ func (a *app) up(ctx context.Context, args []string) int {
 	ex, err := executor.NewExecutor(executor.Config{ID: "local", Project: name, DataDir: filepath.Join(dataDir, "executor"),
 		Workspace: repoDir, Harness: h, TrustKey: key.Public().(ed25519.PublicKey), Bus: bus, DefaultTimeout: ef.timeout, Logger: log,
 		Protect: []string{filepath.Join(dataDir, "controller"), filepath.Join(dataDir, "nats")},
-		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg}})
+		Server:  executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg}})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure
