@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -107,6 +108,9 @@ type activeRecord struct {
 	Tools    []string  `json:"tools"`
 	Failures []Failure `json:"failures"`
 	At       time.Time `json:"at"`
+	// Record is the release's signed record as NATS gave it: a restart
+	// verifies Dir against it before serving, NATS or not.
+	Record json.RawMessage `json:"record,omitempty"`
 }
 
 type desired struct {
