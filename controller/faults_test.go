@@ -185,3 +185,38 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestLostContentRestored: content objects of a published release are
+// deleted and damaged in NATS; the next commit, which changes neither
+// file, puts both back from Git before it is published.
+func TestLostContentRestored(t *testing.T) {
+	f := newFixture(t)
+	first := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool, "data.txt": "data\n"})
+	var logs syncBuffer
+	c := f.start(func(cfg *Config) { cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
+	r1 := f.waitDesiredCommit(first)
+	byPath := map[string]string{}
+	var all []string
+	for _, e := range r1.Entries {
+		byPath[e.Path] = e.Digest
+		all = append(all, e.Digest)
+	}
+	natstest.DamageContent(t, f.nats.ClientURL(), byPath["tools/greet.ts"], nil)
+	natstest.DamageContent(t, f.nats.ClientURL(), byPath["data.txt"], []byte("DATA\n"))
+	if missing, err := f.bus.MissingContent(t.Context(), all); err != nil || len(missing) != 2 {
+		t.Fatalf("after the damage MissingContent = %v, %v; want the two damaged", missing, err)
+	}
+	second := f.commit("two", map[string]string{"other.txt": "x\n"})
+	c.Nudge()
+	f.waitDesiredCommit(second)
+	if missing, err := f.bus.MissingContent(t.Context(), all); err != nil || len(missing) != 0 {
+		t.Fatalf("after the next publish MissingContent = %v, %v; want none", missing, err)
+	}
+	var got bytes.Buffer
+	if err := f.bus.GetContent(t.Context(), byPath["data.txt"], &got); err != nil || got.String() != "data\n" {
+		t.Fatalf("data.txt in NATS: %q, %v", got.String(), err)
+	}
+	if !strings.Contains(logs.String(), "put back from Git") {
+		t.Errorf("the restore was not logged:\n%s", logs.String())
+	}
+}

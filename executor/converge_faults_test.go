@@ -118,9 +118,7 @@ func TestConvergeRefusesTampered(t *testing.T) {
 		Digest: sha256Hex("the real content\n"), Size: int64(len(planted))})
 	liar.Digest = release.Digest(liar.Entries)
 	liar.ID = release.FormatID(liar.Seq, liar.Digest)
-	if err := f.bus.PutContent(ctx, sha256Hex("the real content\n"), strings.NewReader(planted)); err != nil {
-		t.Fatal(err)
-	}
+	natstest.DamageContent(t, f.natsURL, sha256Hex("the real content\n"), []byte(planted))
 
 	pointerTo := func(rec *release.Record) release.Pointer {
 		return release.Pointer{Project: testProject, Release: rec.ID, Digest: rec.Digest, Seq: rec.Seq, At: time.Now().UTC()}
