@@ -32,6 +32,13 @@ func (c *Controller) reconcile(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if !c.rebuilt && st.Seq == 0 && st.LastCommit == "" {
+		if err := c.rebuildState(ctx, &st); err != nil {
+			return err
+		}
+		c.rebuilt = true
+		c.setStatus(func(s *Status) { s.LastCommit, s.Desired = st.LastCommit, st.Desired })
+	}
 	if st.Pending != "" {
 		if err := c.publish(ctx, &st); err != nil {
 			return err

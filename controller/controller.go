@@ -78,10 +78,11 @@ type Controller struct {
 	mu     sync.Mutex // guards status
 	status Status
 
-	buildMu sync.Mutex // one reconcile or replay at a time; guards prev, repo and ensured
+	buildMu sync.Mutex // one reconcile or replay at a time; guards prev, repo, ensured and rebuilt
 	prev    *release.Snapshot
 	repo    *release.Repo
 	ensured bool
+	rebuilt bool // an empty state was filled from NATS (or found nothing there)
 }
 
 // Status is what GET /status reports.
@@ -160,6 +161,10 @@ func New(cfg Config) (*Controller, error) {
 		metrics: m,
 		nudge:   make(chan struct{}, 1),
 		status:  Status{Project: cfg.Project, Repo: redact.URL(cfg.Repo), Branch: cfg.Branch},
+	}
+	if aside, why := cfg.DB.Recovered(); aside != "" {
+		c.log.Error("the state database was corrupt: moved it aside; rebuilding the state from the releases in NATS",
+			"moved_to", aside, "error", why)
 	}
 	return c, nil
 }

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -218,5 +219,47 @@ func TestLostContentRestored(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "put back from Git") {
 		t.Errorf("the restore was not logged:\n%s", logs.String())
+	}
+}
+
+// TestRebuildFromNATS: the state database is found corrupt at a restart;
+// it is moved aside and the state rebuilt from the records in NATS: the
+// head is not built again, and the next commit continues the sequence.
+func TestRebuildFromNATS(t *testing.T) {
+	f := newFixture(t)
+	c1 := f.commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	c := f.start(nil)
+	f.waitDesiredCommit(c1)
+	c2 := f.commit("two", map[string]string{"a.txt": "a\n"})
+	c.Nudge()
+	r2 := f.waitDesiredCommit(c2)
+	c.stop()
+	dbPath := filepath.Join(f.dataDir, "controller.db")
+	if err := os.WriteFile(dbPath, bytes.Repeat([]byte{0xa5}, 64<<10), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	var logs syncBuffer
+	c = f.start(func(cfg *Config) { cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
+	natstest.WaitFor(t, waitFor, func() error {
+		if st := c.Status(); !st.Healthy || st.LastCommit != c2 || st.Desired != r2.ID {
+			return fmt.Errorf("status %+v", st)
+		}
+		return nil
+	})
+	if matches, _ := filepath.Glob(dbPath + ".corrupt-*"); len(matches) != 1 {
+		t.Errorf("corrupt files kept aside: %v", matches)
+	}
+	if n := strings.Count(logs.String(), "state database was corrupt"); n != 1 {
+		t.Errorf("%d log lines about the corrupt database, want one:\n%s", n, logs.String())
+	}
+	if got := f.events(); !slices.Equal(got, []string{"release.built", "release.built"}) {
+		t.Fatalf("events after the rebuild: %v (the head was built again?)", got)
+	}
+	c3 := f.commit("three", map[string]string{"b.txt": "b\n"})
+	c.Nudge()
+	r3 := f.waitDesiredCommit(c3)
+	if r3.Seq != 3 || r3.Previous != r2.ID {
+		t.Fatalf("after the rebuild: seq %d previous %q, want 3 and %s", r3.Seq, r3.Previous, r2.ID)
 	}
 }

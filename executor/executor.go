@@ -159,6 +159,10 @@ func NewExecutor(cfg Config) (*Executor, error) {
 		dirs:    make(map[string]int),
 		addr:    cfg.Server.Addr,
 	}
+	if aside, why := db.Recovered(); aside != "" {
+		e.log.Error("the state database was corrupt: moved it aside; starting from empty state and converging on the desired release from NATS",
+			"moved_to", aside, "error", why)
+	}
 	switch {
 	case cfg.Server.Listener != nil:
 		e.addr = cfg.Server.Listener.Addr().String()

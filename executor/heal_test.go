@@ -123,3 +123,26 @@ func TestHealAtRestart(t *testing.T) {
 	n.waitConverged(f.first.ID)
 	n.expectAnswer("", "v1", f.first.ID)
 }
+
+// A state database found corrupt at a restart is moved aside with one log
+// line, and the executor converges again from NATS.
+func TestCorruptStateDatabase(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t, cproject("v1"))
+	data := t.TempDir()
+	n := startNode(t, "e1", data, f.natsURL)
+	n.waitConverged(f.first.ID)
+	n.stop()
+	if err := os.WriteFile(filepath.Join(data, dbName), []byte(strings.Repeat("\xa5", 64<<10)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	n = startNode(t, "e1", data, f.natsURL)
+	n.waitConverged(f.first.ID)
+	n.expectAnswer("", "v1", f.first.ID)
+	if m, _ := filepath.Glob(filepath.Join(data, dbName+".corrupt-*")); len(m) != 1 {
+		t.Errorf("corrupt files kept aside: %v", m)
+	}
+	if c := strings.Count(n.logs.String(), "state database was corrupt"); c != 1 {
+		t.Errorf("%d log lines about it, want 1:\n%s", c, n.logs.String())
+	}
+}
