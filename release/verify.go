@@ -102,14 +102,23 @@ func verifyFile(p string, e Entry, d fs.DirEntry, readOnly bool) error {
 		return err
 	}
 	defer f.Close()
-	h := sha256.New()
 	buf := hashBufs.Get().(*[]byte)
-	_, err = io.CopyBuffer(h, f, *buf)
-	hashBufs.Put(buf)
-	if err != nil {
-		return err
+	defer hashBufs.Put(buf)
+	h := sha256.New()
+	// Read through the pooled buffer by hand: io.Copy would take
+	// *os.File's WriteTo path and allocate a buffer per file.
+	for {
+		n, err := f.Read(*buf)
+		h.Write((*buf)[:n])
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != e.Digest {
+	var sum [sha256.Size]byte
+	if got := hex.EncodeToString(h.Sum(sum[:0])); got != e.Digest {
 		return &ContentError{Path: e.Path, Want: e.Digest, Got: got}
 	}
 	return nil

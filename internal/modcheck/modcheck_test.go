@@ -161,6 +161,13 @@ func TestDeadlineAndMemory(t *testing.T) {
 		t.Errorf("hang: %q", got["hang"])
 	}
 	for _, name := range []string{"grow", "huge", "repeat"} {
+		if raceEnabled {
+			// The race runtime dies at the limit before any module's
+			// allocation fails; e2e/process TestHostileCommit runs the
+			// real binary's check.
+			t.Logf("under -race the memory limit ends the check process at once: %s: %s", name, got[name])
+			continue
+		}
 		if !strings.Contains(got[name], "memory") {
 			t.Errorf("%s: reason %q, want one about memory", name, got[name])
 		}
