@@ -26,7 +26,8 @@ const MinABI = 4
 
 // Policy is what a confined process may reach. Everything it does not
 // list is refused by the kernel: files and folders, TCP connect and bind,
-// signals to and abstract sockets of processes outside (ABI 6 and later).
+// other sockets than Unix ones, signals to and abstract sockets of
+// processes outside (ABI 6 and later).
 // Paths must be absolute; a missing one is skipped.
 type Policy struct {
 	// Read lists files and folders the process may read (and execute).
@@ -35,8 +36,14 @@ type Policy struct {
 	// inside and delete in.
 	Write []string `json:"write,omitempty"`
 	// ConnectTCP lists the TCP ports the process may connect to; none by
-	// default. Binding a TCP port is never allowed.
+	// default. Binding a TCP port is never allowed. Without AllowNetwork
+	// the process may create no socket but Unix ones and plain TCP ones
+	// (only with ConnectTCP): not UDP, raw, packet or Multipath TCP, which
+	// Landlock does not hold to ports (a seccomp filter refuses them).
 	ConnectTCP []uint16 `json:"connect_tcp,omitempty"`
+	// AllowNetwork leaves the network as it is: no TCP rules, no socket
+	// filter (a tool's own processes, which may fetch as the tool does).
+	AllowNetwork bool `json:"allow_network,omitempty"`
 	// MemoryBytes bounds the process's address space (RLIMIT_AS); 0
 	// leaves it as it is. An allocation past it fails; the Go runtime
 	// then ends the process ("out of memory").
@@ -116,7 +123,8 @@ var presets = []landlock.Config{landlock.V1, landlock.V2, landlock.V3, landlock.
 
 // Apply confines the calling process, every thread of it, and what it
 // starts, for good. It sets the memory limit first, then the Landlock
-// domain. On error the process may be partly confined: end it.
+// domain, then the socket filter. On error the process may be partly
+// confined: end it.
 func Apply(p Policy) error {
 	if err := p.Check(); err != nil {
 		return err
@@ -141,11 +149,17 @@ func Apply(p Policy) error {
 	}
 	rules := []landlock.Rule{landlock.RODirs(p.Read...).IgnoreIfMissing(),
 		landlock.RWDirs(p.Write...).WithRefer().IgnoreIfMissing()}
+	if p.AllowNetwork {
+		cfg.HandledAccessNet = 0
+	}
 	for _, port := range p.ConnectTCP {
 		rules = append(rules, landlock.ConnectTCP(port))
 	}
 	if err := cfg.Restrict(rules...); err != nil {
 		return fmt.Errorf("confine: apply Landlock (ABI %d): %w", v, err)
+	}
+	if !p.AllowNetwork {
+		return filterSockets(len(p.ConnectTCP) > 0)
 	}
 	return nil
 }

@@ -56,6 +56,19 @@ func child(policy, op string, args []string) int {
 		if c, err = net.DialTimeout("tcp", args[0], 2*time.Second); err == nil {
 			c.Close()
 		}
+	case "socket-mptcp":
+		// Straight to the system call: Go's dialer falls back to TCP.
+		const ipprotoMPTCP = 262
+		var fd int
+		if fd, err = syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, ipprotoMPTCP); err == nil {
+			syscall.Close(fd)
+		}
+	case "dial-udp":
+		var c net.Conn
+		if c, err = net.Dial("udp", args[0]); err == nil {
+			_, err = c.Write([]byte("x"))
+			c.Close()
+		}
 	case "listen":
 		// Plain TCP: Go listens with Multipath TCP where it can, which
 		// Landlock's TCP rules do not cover.
@@ -137,6 +150,7 @@ func TestPolicy(t *testing.T) {
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	portN, _ := strconv.Atoi(port)
 	p := Policy{Read: []string{ro, "/usr", "/lib", "/lib64", "/bin"}, Write: []string{rw}, MemoryBytes: 4 << 30}
+	port1 := Policy{Read: p.Read, ConnectTCP: []uint16{1}}
 
 	cases := []struct {
 		name string
@@ -152,9 +166,17 @@ func TestPolicy(t *testing.T) {
 		{"write in the writable folder", p, "write", []string{filepath.Join(rw, "new")}, "ok"},
 		{"rename across writable folders", p, "rename", []string{filepath.Join(rw, "a", "moved"), filepath.Join(rw, "b", "moved")}, "ok"},
 		{"write outside", p, "write", []string{filepath.Join(outside, "new")}, "error: open " + outside + "/new: permission denied"},
-		{"connect TCP", p, "dial", []string{ln.Addr().String()}, "error: dial tcp " + ln.Addr().String() + ": connect: permission denied"},
+		{"no network: no TCP socket", p, "dial", []string{ln.Addr().String()}, "error: dial tcp " + ln.Addr().String() + ": socket: permission denied"},
+		{"no network: no Multipath TCP", p, "socket-mptcp", nil, "error: permission denied"},
+		{"no network: no UDP", p, "dial-udp", []string{"127.0.0.1:9"}, "error: dial udp 127.0.0.1:9: socket: permission denied"},
+		{"no network: no bind", p, "listen", nil, "error: listen tcp4 127.0.0.1:0: socket: permission denied"},
+		{"one port: another is refused", port1, "dial", []string{ln.Addr().String()}, "error: dial tcp " + ln.Addr().String() + ": connect: permission denied"},
+		{"one port: no bind", port1, "listen", nil, "error: listen tcp4 127.0.0.1:0: bind: permission denied"},
+		{"one port: no Multipath TCP", port1, "socket-mptcp", nil, "error: permission denied"},
+		{"the network allowed: Multipath TCP", Policy{Read: p.Read, AllowNetwork: true}, "socket-mptcp", nil, "ok"},
+		{"one port: no UDP", port1, "dial-udp", []string{"127.0.0.1:9"}, "error: dial udp 127.0.0.1:9: socket: permission denied"},
 		{"connect an allowed port", Policy{Read: p.Read, ConnectTCP: []uint16{uint16(portN)}}, "dial", []string{ln.Addr().String()}, "ok"},
-		{"bind TCP", p, "listen", nil, "error: listen tcp4 127.0.0.1:0: bind: permission denied"},
+		{"the network allowed", Policy{Read: p.Read, AllowNetwork: true}, "dial-udp", []string{"127.0.0.1:9"}, "ok"},
 		{"map past the memory limit", p, "mmap", []string{strconv.Itoa(5 << 30)}, "error: cannot allocate memory"},
 		{"signal the parent", p, "signal", []string{strconv.Itoa(os.Getpid())}, "error: operation not permitted"},
 		{"an exec'd program is confined too", p, "exec", []string{"/bin/cat", filepath.Join(outside, "secret")}, "/bin/cat: " + outside + "/secret: Permission denied"},
