@@ -203,7 +203,7 @@ func startExecutorProcess(ctx context.Context, bin string, f *fleet, pub, data s
 	ln.Close() // the child binds it again at once; the port stays free meanwhile in practice
 	cmd := exec.Command(bin, "executor", "--id", "memory", "--listen", addr, "--data", data,
 		"--nats", f.nats.ClientURL(), "--project", benchProject, "--trust-key", pub)
-	cmd.Env = append(os.Environ(), "BEEUNI_LOG_LEVEL=warn", "BEEUNI_TOKEN=")
+	cmd.Env = append(os.Environ(), "BEEUNI_LOG_LEVEL=warn", "BEEUNI_EXECUTOR_TOKEN=")
 	p := &executorProcess{cmd: cmd, url: "http://" + addr, log: &limitedWriter{}, done: make(chan error, 1)}
 	cmd.Stdout = p.log
 	cmd.Stderr = p.log

@@ -32,6 +32,13 @@ func (c *Controller) reconcile(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if !c.rebuilt && st.Seq == 0 && st.LastCommit == "" {
+		if err := c.rebuildState(ctx, &st); err != nil {
+			return err
+		}
+		c.rebuilt = true
+		c.setStatus(func(s *Status) { s.LastCommit, s.Desired = st.LastCommit, st.Desired })
+	}
 	if st.Pending != "" {
 		if err := c.publish(ctx, &st); err != nil {
 			return err
@@ -247,45 +254,63 @@ func (c *Controller) putDesired(ctx context.Context, rec *release.Record, replay
 	return nil
 }
 
-// uploadContent puts the content of rec the object store lacks. Content the
-// previous release had is there already; the rest is checked one by one.
+// uploadContent makes sure every content object rec names is in the
+// object store with the right digest, putting back from Git what is
+// missing or damaged, whichever release first had it: an object lost since
+// an earlier publish is restored by the next. It reads no content back
+// (the store's own digest of each object is compared with its name).
 func (c *Controller) uploadContent(ctx context.Context, rec *release.Record, prevID string) error {
-	known := map[string]bool{}
-	if prevID != "" {
-		if _, prev, err := loadRelease(c.cfg.DB, prevID); err == nil {
-			for _, e := range prev.Entries {
-				known[e.Digest] = true
-			}
+	seen := make(map[string]bool, len(rec.Entries))
+	var digests []string
+	path := map[string]string{}
+	for _, e := range rec.Entries {
+		if !seen[e.Digest] {
+			seen[e.Digest] = true
+			digests = append(digests, e.Digest)
+			path[e.Digest] = e.Path
 		}
+	}
+	missing, err := c.cfg.Bus.MissingContent(ctx, digests)
+	if err != nil {
+		c.metrics.publishErrors.Inc()
+		return fmt.Errorf("publish content of %s: %w", rec.ID, err)
+	}
+	if len(missing) == 0 {
+		return nil
 	}
 	rrepo, err := c.objects()
 	if err != nil {
 		return err
 	}
+	// What the previous release had was stored already: finding it
+	// missing now is worth saying.
+	had := map[string]bool{}
+	if prevID != "" {
+		if _, prev, err := loadRelease(c.cfg.DB, prevID); err == nil {
+			for _, e := range prev.Entries {
+				had[e.Digest] = true
+			}
+		}
+	}
 	open := rrepo.ContentOpener(ctx, rec.Entries)
-	for _, e := range rec.Entries {
-		if known[e.Digest] {
-			continue
-		}
-		known[e.Digest] = true
-		has, err := c.cfg.Bus.HasContent(ctx, e.Digest)
+	restored := 0
+	for _, d := range missing {
+		r, err := open(d)
 		if err != nil {
-			c.metrics.publishErrors.Inc()
-			return fmt.Errorf("publish content of %s: %w", e.Path, err)
+			return fmt.Errorf("read %s for release %s: %w", path[d], rec.ID, err)
 		}
-		if has {
-			continue
-		}
-		r, err := open(e.Digest)
-		if err != nil {
-			return fmt.Errorf("read %s for release %s: %w", e.Path, rec.ID, err)
-		}
-		err = c.cfg.Bus.PutContent(ctx, e.Digest, r)
+		err = c.cfg.Bus.PutContent(ctx, d, r)
 		r.Close()
 		if err != nil {
 			c.metrics.publishErrors.Inc()
-			return fmt.Errorf("publish content of %s: %w", e.Path, err)
+			return fmt.Errorf("publish content of %s: %w", path[d], err)
 		}
+		if had[d] {
+			restored++
+		}
+	}
+	if restored > 0 {
+		c.log.Warn("content objects were missing or damaged in NATS: put back from Git", "release", rec.ID, "objects", restored)
 	}
 	return nil
 }

@@ -15,8 +15,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/beeuni/beeuni/events"
+	"github.com/beeuni/beeuni/internal/redact"
 	"github.com/beeuni/beeuni/loader"
-	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/loader/jshost"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
@@ -37,6 +38,9 @@ type Config struct {
 	Poll       time.Duration
 	DataDir    string // mirror of a remote repo, the checkout used to load modules
 	HookSecret string // when set, POST /hooks/merge must carry a valid HMAC
+	// Token, when set, is required as a bearer token on GET /status (and,
+	// through RequireToken, /metrics).
+	Token      string
 	Key        ed25519.PrivateKey
 	Bus        *events.Bus
 	DB         *store.DB
@@ -44,9 +48,12 @@ type Config struct {
 	Registerer prometheus.Registerer
 	// Harness is the one whose rules resolve the tool set kept in records.
 	Harness loader.Harness
-	// Bundler checks that changed modules bundle and load; shared so an
-	// unchanged module is not bundled again.
-	Bundler *bundle.Bundler
+	// CheckModules loads the modules a commit changed from the release laid
+	// out at root and returns those that did not load. It must run them
+	// outside the controller's process, where neither the signing key nor
+	// any token is in reach (modcheck.Checker.Check: a confined child).
+	// nil: modules are not load-checked; the manifest still is.
+	CheckModules func(ctx context.Context, root string, specs []jshost.Spec) ([]jshost.Failure, error)
 	// Replicas is the JetStream replica count of streams and buckets the
 	// controller creates when missing (3 on a 3-node cluster).
 	Replicas   int
@@ -71,10 +78,11 @@ type Controller struct {
 	mu     sync.Mutex // guards status
 	status Status
 
-	buildMu sync.Mutex // one reconcile or replay at a time; guards prev, repo and ensured
+	buildMu sync.Mutex // one reconcile or replay at a time; guards prev, repo, ensured and rebuilt
 	prev    *release.Snapshot
 	repo    *release.Repo
 	ensured bool
+	rebuilt bool // an empty state was filled from NATS (or found nothing there)
 }
 
 // Status is what GET /status reports.
@@ -124,9 +132,6 @@ func New(cfg Config) (*Controller, error) {
 	if cfg.Harness == "" {
 		cfg.Harness = loader.HarnessDefault
 	}
-	if cfg.Bundler == nil {
-		cfg.Bundler = bundle.New(nil)
-	}
 	if cfg.now == nil {
 		cfg.now = time.Now
 	}
@@ -155,7 +160,11 @@ func New(cfg Config) (*Controller, error) {
 		log:     cfg.Logger.With("component", "controller", "project", cfg.Project),
 		metrics: m,
 		nudge:   make(chan struct{}, 1),
-		status:  Status{Project: cfg.Project, Repo: cfg.Repo, Branch: cfg.Branch},
+		status:  Status{Project: cfg.Project, Repo: redact.URL(cfg.Repo), Branch: cfg.Branch},
+	}
+	if aside, why := cfg.DB.Recovered(); aside != "" {
+		c.log.Error("the state database was corrupt: moved it aside; rebuilding the state from the releases in NATS",
+			"moved_to", aside, "error", why)
 	}
 	return c, nil
 }
@@ -226,8 +235,9 @@ func (c *Controller) Run(ctx context.Context) error {
 		if err != nil && ctx.Err() == nil {
 			backoff = min(max(2*backoff, c.cfg.MinBackoff), c.cfg.MaxBackoff)
 			next = min(backoff, c.cfg.Poll)
-			c.log.Warn("look at the branch failed; retrying", "error", err, "retry_in", next)
-			c.setStatus(func(s *Status) { s.Healthy, s.Error, s.Retrying = false, err.Error(), next.String() })
+			msg := redact.Text(err.Error())
+			c.log.Warn("look at the branch failed; retrying", "error", msg, "retry_in", next)
+			c.setStatus(func(s *Status) { s.Healthy, s.Error, s.Retrying = false, msg, next.String() })
 		} else if err == nil {
 			backoff = 0
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/events/natstest"
+	"github.com/beeuni/beeuni/internal/modcheck"
 	"github.com/beeuni/beeuni/release"
 )
 
@@ -112,6 +113,21 @@ func TestModuleThatDoesNotLoadIsAWarning(t *testing.T) {
 	}
 }
 
+// TestModulesNotCheckedWithoutLandlock: where the kernel lacks Landlock the
+// check process refuses to run; the release is still published, and its
+// record says which modules were not checked, and why.
+func TestModulesNotCheckedWithoutLandlock(t *testing.T) {
+	f := newFixture(t)
+	commit := f.Commit("a tool", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	none := 0
+	f.start(func(c *Config) { c.CheckModules = checkModules(modcheck.Options{KernelABI: &none}) })
+	rec := f.WaitDesiredCommit(commit, waitFor)
+	if len(rec.Warnings) != 1 || rec.Warnings[0].File != "tools/greet.ts" ||
+		!strings.Contains(rec.Warnings[0].Message, "tool greet was not load-checked: modules not checked: the check process refused to run: this kernel has no Landlock") {
+		t.Fatalf("warnings = %+v", rec.Warnings)
+	}
+}
+
 func TestBurstCoversCommits(t *testing.T) {
 	f := newFixture(t)
 	first := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
@@ -123,6 +139,44 @@ func TestBurstCoversCommits(t *testing.T) {
 	rec := f.WaitDesiredCommit(third, waitFor)
 	if !slices.Equal(rec.Covers, []string{third, second}) || rec.Seq != 2 || rec.Previous == "" {
 		t.Fatalf("covers = %v seq %d previous %q", rec.Covers, rec.Seq, rec.Previous)
+	}
+}
+
+// TestStatusToken: with a token, /status needs it (the scheme in any
+// case); the merge hook needs only its HMAC.
+func TestStatusToken(t *testing.T) {
+	f := newFixture(t)
+	first := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	c := f.start(func(cfg *Config) { cfg.HookSecret, cfg.Token = "hook", "ctl-token" })
+	f.WaitDesiredCommit(first, waitFor)
+	srv := httptest.NewServer(c.Handler())
+	defer srv.Close()
+	cases := []struct {
+		method, path, auth string
+		want               int
+	}{
+		{"GET", "/status", "", http.StatusUnauthorized},
+		{"GET", "/status", "Bearer wrong", http.StatusUnauthorized},
+		{"GET", "/status", "bearer ctl-token", http.StatusOK},
+		{"GET", "/status", "Bearer ctl-token", http.StatusOK},
+		{"POST", "/hooks/merge", "", http.StatusAccepted},
+	}
+	for _, tc := range cases {
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil)
+		if tc.auth != "" {
+			req.Header.Set("Authorization", tc.auth)
+		}
+		if tc.method == "POST" {
+			req.Header.Set("X-Beeuni-Signature", Sign("hook", nil))
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("%s %s %q: %s, want %d", tc.method, tc.path, tc.auth, resp.Status, tc.want)
+		}
 	}
 }
 

@@ -1,11 +1,19 @@
 package controller
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/beeuni/beeuni/events/natstest"
@@ -155,5 +163,137 @@ func TestMalformedManifestsAreRejected(t *testing.T) {
 	}
 	if rejected < len(cases)-2 {
 		t.Fatalf("only %d of %d malformed manifests were rejected", rejected, len(cases))
+	}
+}
+
+// TestCredentialsNeverShown: a repository URL with credentials that
+// answers 401 (a loopback HTTP server): the controller retries, and
+// neither its status nor any log line shows the password.
+func TestCredentialsNeverShown(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		http.Error(w, "no", http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	repo := strings.Replace(srv.URL, "http://", "http://alice:hunter2@", 1) + "/r.git"
+	var logs syncBuffer
+	f := newFixture(t)
+	c := f.start(func(cfg *Config) {
+		cfg.Repo = repo
+		cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	})
+	natstest.WaitFor(t, waitFor, func() error {
+		if hits.Load() < 3 {
+			return fmt.Errorf("%d fetches so far", hits.Load())
+		}
+		if c.Status().Error == "" {
+			return errors.New("no error in the status yet")
+		}
+		return nil
+	})
+	st := c.Status()
+	b, _ := json.Marshal(st)
+	want := strings.Replace(repo, "alice:hunter2", "***", 1)
+	if strings.Contains(string(b), "hunter2") || st.Repo != want {
+		t.Fatalf("status shows the password or not the redacted URL %s: %s", want, b)
+	}
+	if !strings.Contains(logs.String(), "look at the branch failed") || strings.Contains(logs.String(), "hunter2") {
+		t.Fatalf("the logs:\n%s", logs.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestLostContentRestored: content objects of a published release are
+// deleted and damaged in NATS; the next commit, which changes neither
+// file, puts both back from Git before it is published.
+func TestLostContentRestored(t *testing.T) {
+	f := newFixture(t)
+	first := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool, "data.txt": "data\n"})
+	var logs syncBuffer
+	c := f.start(func(cfg *Config) { cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
+	r1 := f.WaitDesiredCommit(first, waitFor)
+	byPath := map[string]string{}
+	var all []string
+	for _, e := range r1.Entries {
+		byPath[e.Path] = e.Digest
+		all = append(all, e.Digest)
+	}
+	natstest.DamageContent(t, f.NATS.ClientURL(), byPath["tools/greet.ts"], nil)
+	natstest.DamageContent(t, f.NATS.ClientURL(), byPath["data.txt"], []byte("DATA\n"))
+	if missing, err := f.Bus.MissingContent(t.Context(), all); err != nil || len(missing) != 2 {
+		t.Fatalf("after the damage MissingContent = %v, %v; want the two damaged", missing, err)
+	}
+	second := f.Commit("two", map[string]string{"other.txt": "x\n"})
+	c.Nudge()
+	f.WaitDesiredCommit(second, waitFor)
+	if missing, err := f.Bus.MissingContent(t.Context(), all); err != nil || len(missing) != 0 {
+		t.Fatalf("after the next publish MissingContent = %v, %v; want none", missing, err)
+	}
+	var got bytes.Buffer
+	if err := f.Bus.GetContent(t.Context(), byPath["data.txt"], &got); err != nil || got.String() != "data\n" {
+		t.Fatalf("data.txt in NATS: %q, %v", got.String(), err)
+	}
+	if !strings.Contains(logs.String(), "put back from Git") {
+		t.Errorf("the restore was not logged:\n%s", logs.String())
+	}
+}
+
+// TestRebuildFromNATS: the state database is found corrupt at a restart;
+// it is moved aside and the state rebuilt from the records in NATS: the
+// head is not built again, and the next commit continues the sequence.
+func TestRebuildFromNATS(t *testing.T) {
+	f := newFixture(t)
+	c1 := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	c := f.start(nil)
+	f.WaitDesiredCommit(c1, waitFor)
+	c2 := f.Commit("two", map[string]string{"a.txt": "a\n"})
+	c.Nudge()
+	r2 := f.WaitDesiredCommit(c2, waitFor)
+	c.stop()
+	dbPath := filepath.Join(f.dataDir, "controller.db")
+	if err := os.WriteFile(dbPath, bytes.Repeat([]byte{0xa5}, 64<<10), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	var logs syncBuffer
+	c = f.start(func(cfg *Config) { cfg.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
+	natstest.WaitFor(t, waitFor, func() error {
+		if st := c.Status(); !st.Healthy || st.LastCommit != c2 || st.Desired != r2.ID {
+			return fmt.Errorf("status %+v", st)
+		}
+		return nil
+	})
+	if matches, _ := filepath.Glob(dbPath + ".corrupt-*"); len(matches) != 1 {
+		t.Errorf("corrupt files kept aside: %v", matches)
+	}
+	if n := strings.Count(logs.String(), "state database was corrupt"); n != 1 {
+		t.Errorf("%d log lines about the corrupt database, want one:\n%s", n, logs.String())
+	}
+	if got := f.EventTypes(); !slices.Equal(got, []string{"release.built", "release.built"}) {
+		t.Fatalf("events after the rebuild: %v (the head was built again?)", got)
+	}
+	c3 := f.Commit("three", map[string]string{"b.txt": "b\n"})
+	c.Nudge()
+	r3 := f.WaitDesiredCommit(c3, waitFor)
+	if r3.Seq != 3 || r3.Previous != r2.ID {
+		t.Fatalf("after the rebuild: seq %d previous %q, want 3 and %s", r3.Seq, r3.Previous, r2.ID)
 	}
 }

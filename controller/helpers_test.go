@@ -2,17 +2,38 @@ package controller
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/beeuni/beeuni/internal/fleettest"
+	"github.com/beeuni/beeuni/internal/modcheck"
+	"github.com/beeuni/beeuni/loader/jshost"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
 
 const waitFor = 20 * time.Second
+
+// checkChild makes this test binary the controller's module check process
+// (`beeuni internal check` in the real binary): the tests check modules in
+// a confined child, as the controller does.
+const checkChild = "controller-test-check-child"
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == checkChild {
+		os.Exit(modcheck.Serve(context.Background(), os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// checkModules is the real module check, run from this test binary.
+func checkModules(opts modcheck.Options) func(context.Context, string, []jshost.Spec) ([]jshost.Failure, error) {
+	opts.Command = []string{os.Args[0], checkChild}
+	return modcheck.New(opts).Check
+}
 
 // fixture is everything a controller touches: a real Git repository, a
 // real NATS server (fleettest) and a bbolt file in dataDir.
@@ -43,7 +64,7 @@ func (f *fixture) start(mutate func(*Config)) *running {
 		f.tb.Fatal(err)
 	}
 	cfg := Config{Project: f.Project, Repo: f.RepoDir, Poll: time.Hour, DataDir: f.dataDir, Key: f.Key, Bus: f.Bus, DB: db,
-		MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond}
+		MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond, CheckModules: checkModules(modcheck.Options{})}
 	if mutate != nil {
 		mutate(&cfg)
 	}

@@ -3,14 +3,26 @@ package controller
 import (
 	"encoding/json"
 	"net/http"
+
+	"github.com/beeuni/beeuni/internal/httpauth"
 )
 
-// Handler serves POST /hooks/merge (the CI merge hook) and GET /status.
+// Handler serves POST /hooks/merge (the CI merge hook, guarded by its
+// HMAC) and GET /status (guarded by Config.Token when set).
 func (c *Controller) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /hooks/merge", c.handleHook)
-	mux.HandleFunc("GET /status", c.handleStatus)
+	mux.Handle("GET /status", c.RequireToken(http.HandlerFunc(c.handleStatus)))
 	return mux
+}
+
+// EnvToken is the environment variable of the controller's --token.
+const EnvToken = "BEEUNI_CONTROLLER_TOKEN"
+
+// RequireToken guards h with Config.Token (for /metrics, served beside
+// Handler); without a token it is h.
+func (c *Controller) RequireToken(h http.Handler) http.Handler {
+	return httpauth.Require(c.cfg.Token, "the controller's token (its --token or "+EnvToken+")", h)
 }
 
 func (c *Controller) handleHook(w http.ResponseWriter, r *http.Request) {

@@ -57,6 +57,10 @@ func (c *Controller) Replay(ctx context.Context, id string) (ReplayAnswer, error
 	if st.Pending != "" {
 		return ReplayAnswer{}, fmt.Errorf("replay %s: release %s is still being published: try again in a moment", id, st.Pending)
 	}
+	// Its content may have been lost since it was published.
+	if err := c.uploadContent(ctx, rec, ""); err != nil {
+		return ReplayAnswer{}, fmt.Errorf("replay %s: %w", id, err)
+	}
 	if err := c.putDesired(ctx, rec, true); err != nil {
 		return ReplayAnswer{}, fmt.Errorf("replay %s: %w", id, err)
 	}

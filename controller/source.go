@@ -13,6 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/beeuni/beeuni/internal/redact"
 )
 
 // maxCovers bounds how many commits a record lists as covered by a burst.
@@ -21,7 +23,8 @@ const maxCovers = 100
 // source is the watched branch: a local repository read in place (never its
 // work tree), or a remote one fetched into a bare mirror in the data folder.
 type source struct {
-	url    string // as given by --repo
+	url    string // as given by --repo, credentials included: only for fetching
+	shown  string // url without its credentials, for messages
 	branch string
 	dir    string // the repository go-git reads
 	remote bool
@@ -32,13 +35,13 @@ func newSource(repo, branch, dataDir string) (*source, error) {
 		return nil, errors.New("watch repository: --repo is empty: pass a local path or a Git URL")
 	}
 	if isURL(repo) {
-		return &source{url: repo, branch: branch, dir: filepath.Join(dataDir, "mirror.git"), remote: true}, nil
+		return &source{url: repo, shown: redact.URL(repo), branch: branch, dir: filepath.Join(dataDir, "mirror.git"), remote: true}, nil
 	}
 	abs, err := filepath.Abs(repo)
 	if err != nil {
-		return nil, fmt.Errorf("watch repository %s: %w", repo, err)
+		return nil, fmt.Errorf("watch repository %s: %w", redact.URL(repo), err)
 	}
-	return &source{url: abs, branch: branch, dir: abs}, nil
+	return &source{url: abs, shown: abs, branch: branch, dir: abs}, nil
 }
 
 func isURL(s string) bool {
@@ -55,15 +58,15 @@ func (s *source) head(ctx context.Context) (*git.Repository, *object.Commit, err
 		repo, err = git.PlainOpenWithOptions(s.dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("open repository %s: %w (check --repo)", s.url, err)
+		return nil, nil, fmt.Errorf("open repository %s: %w (check --repo)", s.shown, err)
 	}
 	ref, err := repo.Reference(s.ref(), true)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read branch %s of %s: %w (check --branch)", s.branch, s.url, err)
+		return nil, nil, fmt.Errorf("read branch %s of %s: %w (check --branch)", s.branch, s.shown, err)
 	}
 	c, err := repo.CommitObject(ref.Hash())
 	if err != nil {
-		return nil, nil, fmt.Errorf("read commit %s of %s: %w (the repository may be corrupt)", ref.Hash(), s.url, err)
+		return nil, nil, fmt.Errorf("read commit %s of %s: %w (the repository may be corrupt)", ref.Hash(), s.shown, err)
 	}
 	return repo, c, nil
 }
@@ -93,7 +96,8 @@ func (s *source) fetch(ctx context.Context) (*git.Repository, error) {
 	spec := config.RefSpec(fmt.Sprintf("+refs/heads/%s:refs/remotes/origin/%s", s.branch, s.branch))
 	err = repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RefSpecs: []config.RefSpec{spec}, Force: true})
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return nil, fmt.Errorf("fetch %s: %w", s.url, err)
+		// go-git may quote the URL it was given in err: redact all of it.
+		return nil, errors.New(redact.Text(fmt.Sprintf("fetch %s: %v", s.shown, err)))
 	}
 	return repo, nil
 }

@@ -41,10 +41,19 @@ func (c *Controller) validate(ctx context.Context, rrepo *release.Repo, rec *rel
 		return
 	}
 	changed := changedModules(project, rec, prev)
-	if len(changed) == 0 {
+	if len(changed) == 0 || c.cfg.CheckModules == nil {
 		return
 	}
-	for _, f := range c.loadModules(ctx, rrepo, rec, changed) {
+	failures, err := c.loadModules(ctx, rrepo, rec, changed)
+	if err != nil {
+		// The executors still load every module and report what fails.
+		c.log.Error("modules were not load-checked", "release", rec.ID, "error", err)
+		for _, s := range changed {
+			rec.Warnings = append(rec.Warnings, release.Finding{File: s.Source, Severity: release.SeverityWarning,
+				Message: fmt.Sprintf("tool %s was not load-checked: %v", s.Name, err)})
+		}
+	}
+	for _, f := range failures {
 		rec.Warnings = append(rec.Warnings, release.Finding{File: f.Source, Severity: release.SeverityWarning,
 			Message: fmt.Sprintf("tool %s does not load: %s", f.Name, f.Reason)})
 	}
@@ -109,19 +118,18 @@ func projectSpecs(p *loader.Project) []jshost.Spec {
 	return out
 }
 
-// loadModules lays rec out in a scratch folder and loads specs there, the
-// way an executor would, returning what did not load.
-func (c *Controller) loadModules(ctx context.Context, rrepo *release.Repo, rec *release.Record, specs []jshost.Spec) []jshost.Failure {
+// loadModules lays rec out in a scratch folder and has CheckModules load
+// specs there, outside this process, returning what did not load. The
+// error says why no module could be checked.
+func (c *Controller) loadModules(ctx context.Context, rrepo *release.Repo, rec *release.Record, specs []jshost.Spec) ([]jshost.Failure, error) {
 	scratch, err := os.MkdirTemp(c.cfg.DataDir, "validate-")
 	if err != nil {
-		return []jshost.Failure{{Name: "*", Source: c.cfg.DataDir, Reason: "cannot make a scratch folder to load modules: " + err.Error()}}
+		return nil, fmt.Errorf("make a scratch folder to load modules in: %w", err)
 	}
 	defer os.RemoveAll(scratch)
 	dst := filepath.Join(scratch, "tree")
 	if err := release.WriteTree(dst, rec, rrepo.ContentOpener(ctx, rec.Entries)); err != nil {
-		return []jshost.Failure{{Name: "*", Source: rec.ID, Reason: "cannot lay the release out to load its modules: " + err.Error()}}
+		return nil, fmt.Errorf("lay the release out to load its modules: %w", err)
 	}
-	set := jshost.Load(ctx, specs, jshost.Options{Root: dst, Bundler: c.cfg.Bundler, Logger: c.log})
-	defer set.Close()
-	return set.Failures()
+	return c.cfg.CheckModules(ctx, dst, specs)
 }

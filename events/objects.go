@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -131,23 +132,93 @@ func (b *Bus) HasContent(ctx context.Context, digest string) (bool, error) {
 	return !info.Deleted, nil
 }
 
-// PutContent stores r under digest unless it is there already. It does not
-// check that r hashes to digest: the caller computed it, and the reader
-// verifies what it fetches.
+// listAbove is how many digests MissingContent looks up one by one; past
+// it, one listing of the bucket is cheaper.
+const listAbove = 64
+
+// MissingContent returns those of digests (sha256 hex) not stored intact:
+// absent, deleted, or stored with bytes whose SHA-256 (the object store's
+// own digest of what it holds) is not the name. It reads no content.
+func (b *Bus) MissingContent(ctx context.Context, digests []string) ([]string, error) {
+	for _, d := range digests {
+		if err := CheckDigest(d); err != nil {
+			return nil, fmt.Errorf("look up content: %w", err)
+		}
+	}
+	os, err := b.obj(ctx, BucketContent)
+	if err != nil {
+		return nil, fmt.Errorf("look up content: %w", err)
+	}
+	stored := func(d string) (string, bool, error) {
+		info, err := os.GetInfo(ctx, d)
+		if errors.Is(err, jetstream.ErrObjectNotFound) {
+			return "", false, nil
+		}
+		if err != nil {
+			return "", false, fmt.Errorf("look up content %s: %w%s", d, err, hint(err))
+		}
+		return info.Digest, !info.Deleted, nil
+	}
+	if len(digests) > listAbove {
+		infos, err := os.List(ctx)
+		if err != nil && !errors.Is(err, jetstream.ErrNoObjectsFound) {
+			return nil, fmt.Errorf("list content: %w%s", err, hint(err))
+		}
+		byName := make(map[string]string, len(infos))
+		for _, info := range infos {
+			if !info.Deleted {
+				byName[info.Name] = info.Digest
+			}
+		}
+		stored = func(d string) (string, bool, error) {
+			sum, ok := byName[d]
+			return sum, ok, nil
+		}
+	}
+	var missing []string
+	for _, d := range digests {
+		sum, ok, err := stored(d)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || sum != objectDigest(d) {
+			missing = append(missing, d)
+		}
+	}
+	return missing, nil
+}
+
+// objectDigest is how the object store writes the SHA-256 of hex digest d.
+func objectDigest(d string) string {
+	raw, err := hex.DecodeString(d)
+	if err != nil {
+		return ""
+	}
+	return "SHA-256=" + base64.URLEncoding.EncodeToString(raw)
+}
+
+// PutContent stores r under digest unless content is stored intact there
+// already; stored bytes that do not hash to digest are replaced. It fails
+// with ErrConflict, storing nothing, when r itself does not hash to digest.
 func (b *Bus) PutContent(ctx context.Context, digest string, r io.Reader) error {
-	has, err := b.HasContent(ctx, digest)
+	missing, err := b.MissingContent(ctx, []string{digest})
 	if err != nil {
 		return fmt.Errorf("store content: %w", err)
 	}
-	if has {
+	if len(missing) == 0 {
 		return nil
 	}
 	os, err := b.obj(ctx, BucketContent)
 	if err != nil {
 		return fmt.Errorf("store content %s: %w", digest, err)
 	}
-	if _, err := os.Put(ctx, jetstream.ObjectMeta{Name: digest}, r); err != nil {
+	info, err := os.Put(ctx, jetstream.ObjectMeta{Name: digest}, r)
+	if err != nil {
 		return fmt.Errorf("store content %s in %s: %w%s", digest, BucketContent, err, hint(err))
+	}
+	if info.Digest != objectDigest(digest) {
+		_ = os.Delete(ctx, digest)
+		return fmt.Errorf("store content %s: %w: what was given hashes to %s", digest, ErrConflict, info.Digest)
 	}
 	return nil
 }

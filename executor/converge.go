@@ -17,8 +17,11 @@ import (
 )
 
 // restore loads the tool set bbolt says was last switched to, so the
-// executor serves at once after a restart, even with NATS down. Folders of
-// other releases (a crash mid-converge) are removed.
+// executor serves at once after a restart, even with NATS down. Its folder
+// is verified against the signed record kept with it first; files that
+// fail are laid out again from the content cache. What the cache cannot
+// heal waits for NATS: modified code is never served under the signed id.
+// Folders of other releases (a crash mid-converge) are removed.
 func (e *Executor) restore(ctx context.Context) {
 	var act activeRecord
 	var found bool
@@ -36,11 +39,19 @@ func (e *Executor) restore(ctx context.Context) {
 	if !found {
 		return
 	}
-	if _, err := os.Stat(act.Dir); err != nil {
-		e.log.Error("the last release's folder is gone; waiting for NATS", "release", act.Release, "error", err)
+	rec, err := e.keptRecord(act)
+	if err == nil {
+		e.useDir(act.Dir)
+		if err = e.layOut(ctx, rec, act.Dir); err != nil {
+			e.dropDir(act.Dir)
+		}
+	}
+	if err != nil {
+		msg := fmt.Sprintf("not serving release %s until NATS is back: its files could not be verified: %v", act.Release, err)
+		e.log.Error(msg)
+		e.srv.SetState(State{Desired: act.Release, Error: msg})
 		return
 	}
-	e.useDir(act.Dir)
 	ts := LoadToolSet(ctx, act.Release, act.Dir, e.cfg.Harness, e.hostOptions())
 	e.srv.Switch(ts)
 	e.mu.Lock()
@@ -48,6 +59,25 @@ func (e *Executor) restore(ctx context.Context) {
 	e.mu.Unlock()
 	e.log.Info("serving the last tool set", "release", act.Release, "tools", len(ts.Tools()), "failed", len(ts.Failures()),
 		"took", ts.LoadDuration().Round(time.Millisecond))
+}
+
+// keptRecord is the signed record kept with the active tool set, verified
+// as a pointer from NATS would be.
+func (e *Executor) keptRecord(act activeRecord) (*release.Record, error) {
+	if len(act.Record) == 0 {
+		return nil, errors.New("no signed record is kept with it (it was switched to by an older beeuni)")
+	}
+	var rec release.Record
+	if err := e.open(act.Record, &rec); err != nil {
+		return nil, fmt.Errorf("the kept record: %w", err)
+	}
+	if err := release.VerifyRecord(&rec); err != nil {
+		return nil, fmt.Errorf("the kept record: %w", err)
+	}
+	if rec.ID != act.Release {
+		return nil, fmt.Errorf("the kept record is of release %s", rec.ID)
+	}
+	return &rec, nil
 }
 
 // removeStale deletes release folders other than keep: left by a crash
@@ -116,7 +146,7 @@ func (e *Executor) hostOptions() jshost.Options {
 // not fetched): the caller tries d again, since the watch delivers each
 // pointer once.
 func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
-	ptr, rec, err := e.verify(ctx, d)
+	ptr, rec, raw, err := e.verify(ctx, d)
 	if err != nil {
 		if ctx.Err() == nil {
 			e.fail(ctx, ptr.Release, d.revision, err)
@@ -142,11 +172,7 @@ func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
 	// Counted before the layout: an older set of this release (a replay
 	// while a turn holds it) being freed now must not remove the folder.
 	e.useDir(dir)
-	err = e.prefetch(ctx, rec)
-	if err == nil {
-		err = release.WriteTreeWith(dir, rec, e.opener(ctx), release.WriteOptions{Link: e.cached, Reuse: spareDir(e.cfg.DataDir)})
-	}
-	if err != nil {
+	if err = e.layOut(ctx, rec, dir); err != nil {
 		e.dropDir(dir)
 		if ctx.Err() == nil {
 			e.fail(ctx, rec.ID, d.revision, err) // both errors name the release
@@ -162,7 +188,7 @@ func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
 		e.dropDir(dir)
 		return false
 	}
-	act := activeRecord{Release: rec.ID, Seq: rec.Seq, Dir: dir, Failures: ts.Failures(), At: time.Now().UTC()}
+	act := activeRecord{Release: rec.ID, Seq: rec.Seq, Dir: dir, Failures: ts.Failures(), At: time.Now().UTC(), Record: raw}
 	for _, t := range ts.Tools() {
 		act.Tools = append(act.Tools, t.Name)
 	}
@@ -196,34 +222,38 @@ func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
 
 // verify checks the pointer and the record it names: signatures (with a
 // trust key), the record's digest over its entries, and that both agree.
-func (e *Executor) verify(ctx context.Context, d desired) (release.Pointer, *release.Record, error) {
+// It returns the record's signed envelope too, to keep with the tool set.
+func (e *Executor) verify(ctx context.Context, d desired) (release.Pointer, *release.Record, []byte, error) {
 	var ptr release.Pointer
 	if err := e.open(d.value, &ptr); err != nil {
-		return ptr, nil, permanent{fmt.Errorf("refused the desired-release pointer (revision %d): %w", d.revision, err)}
+		return ptr, nil, nil, permanent{fmt.Errorf("refused the desired-release pointer (revision %d): %w", d.revision, err)}
 	}
 	if ptr.Project != e.cfg.Project {
-		return ptr, nil, permanent{fmt.Errorf("refused release %s: it is for project %q, not %q", ptr.Release, ptr.Project, e.cfg.Project)}
+		return ptr, nil, nil, permanent{fmt.Errorf("refused release %s: it is for project %q, not %q", ptr.Release, ptr.Project, e.cfg.Project)}
 	}
 	bus := e.bus.Load()
+	if bus == nil {
+		return ptr, nil, nil, errNoNATS
+	}
 	raw, err := bus.GetRelease(ctx, e.cfg.Project, ptr.Release)
 	if err != nil {
-		return ptr, nil, fmt.Errorf("fetch release %s: %w", ptr.Release, err)
+		return ptr, nil, nil, fmt.Errorf("fetch release %s: %w", ptr.Release, err)
 	}
 	var rec release.Record
 	if err := e.open(raw, &rec); err != nil {
-		return ptr, nil, permanent{fmt.Errorf("refused release %s: %w", ptr.Release, err)}
+		return ptr, nil, nil, permanent{fmt.Errorf("refused release %s: %w", ptr.Release, err)}
 	}
 	if err := release.VerifyRecord(&rec); err != nil {
-		return ptr, nil, fmt.Errorf("refused release %s: %w", ptr.Release, err)
+		return ptr, nil, nil, fmt.Errorf("refused release %s: %w", ptr.Release, err)
 	}
 	if rec.ID != ptr.Release || rec.Digest != ptr.Digest || rec.Project != e.cfg.Project {
-		return ptr, nil, fmt.Errorf("refused release %s: the record (%s, digest %s) does not match the pointer (digest %s): %w",
+		return ptr, nil, nil, fmt.Errorf("refused release %s: the record (%s, digest %s) does not match the pointer (digest %s): %w",
 			ptr.Release, rec.ID, rec.Digest, ptr.Digest, release.ErrTampered)
 	}
 	if rec.Status == release.StatusRejected {
-		return ptr, nil, permanent{fmt.Errorf("refused release %s: it was rejected by the controller", rec.ID)}
+		return ptr, nil, nil, permanent{fmt.Errorf("refused release %s: it was rejected by the controller", rec.ID)}
 	}
-	return ptr, &rec, nil
+	return ptr, &rec, raw, nil
 }
 
 // permanent is a refusal trying again cannot change.

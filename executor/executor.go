@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -62,6 +63,10 @@ type Config struct {
 	DefaultTimeout time.Duration // a call's deadline unless the module exports timeout
 	ReportEvery    time.Duration
 	Logger         *slog.Logger
+	// Protect adds files and folders tool code must never reach to
+	// ProtectedPaths (beeuni up: the controller's and NATS's data folders;
+	// the trust key file).
+	Protect []string
 	// Failpoint, when set, is called at each step of converging ("fetch",
 	// "laid-out", "loaded", "switched", "persisted"): crash tests kill the
 	// process there to prove every step restarts into a consistent state.
@@ -107,6 +112,9 @@ type activeRecord struct {
 	Tools    []string  `json:"tools"`
 	Failures []Failure `json:"failures"`
 	At       time.Time `json:"at"`
+	// Record is the release's signed record as NATS gave it: a restart
+	// verifies Dir against it before serving, NATS or not.
+	Record json.RawMessage `json:"record,omitempty"`
 }
 
 type desired struct {
@@ -155,6 +163,10 @@ func NewExecutor(cfg Config) (*Executor, error) {
 		dirs:    make(map[string]int),
 		addr:    cfg.Server.Addr,
 	}
+	if aside, why := db.Recovered(); aside != "" {
+		e.log.Error("the state database was corrupt: moved it aside; starting from empty state and converging on the desired release from NATS",
+			"moved_to", aside, "error", why)
+	}
 	switch {
 	case cfg.Server.Listener != nil:
 		e.addr = cfg.Server.Listener.Addr().String()
@@ -175,6 +187,9 @@ func NewExecutor(cfg Config) (*Executor, error) {
 	if cfg.OpencodeDir != "" && cfg.Harness == loader.HarnessDefault {
 		so.OnSwitch = newOpencodePlugin(cfg.OpencodeDir, cfg.ID, so.Token != "", cfg.Logger).switched
 	}
+	// context.env starts from the executor's environment, less beeuni's
+	// own credentials.
+	so.Env = withoutSecrets(so.Env)
 	if e.srv, err = NewServer(so); err != nil {
 		db.Close()
 		return nil, err

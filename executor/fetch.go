@@ -119,11 +119,18 @@ func (e *Executor) fetch(ctx context.Context, digest, dst string) error {
 		return fmt.Errorf("fetch %s: %w", digest, err)
 	}
 	defer os.Remove(tmp.Name())
+	bus := e.bus.Load()
+	if bus == nil {
+		tmp.Close()
+		return fmt.Errorf("fetch %s: %w", digest, errNoNATS)
+	}
 	h := sha256.New()
-	err = e.bus.Load().GetContent(ctx, digest, io.MultiWriter(tmp, h))
+	err = bus.GetContent(ctx, digest, io.MultiWriter(tmp, h))
 	if err == nil {
 		if got := hex.EncodeToString(h.Sum(nil)); got != digest {
-			err = fmt.Errorf("the content's sha256 is %s: %w", got, release.ErrTampered)
+			// Not a refusal: the store's copy is damaged, and the
+			// controller puts it back from Git before its next publish.
+			err = fmt.Errorf("NATS holds a damaged copy (its sha256 is %s); retrying until the controller puts it back", got)
 		}
 	}
 	if err == nil {

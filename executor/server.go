@@ -3,8 +3,6 @@ package executor
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -17,6 +15,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/beeuni/beeuni/internal/httpauth"
 )
 
 // Defaults of Options.
@@ -39,8 +39,8 @@ type Options struct {
 	ID       string       // the executor's id, shown by /beeuni/status
 	Addr     string       // where Run listens when Listener is nil
 	Listener net.Listener // optional: Run serves on it (and closes it)
-	// Token, when set, is required as "Authorization: Bearer <Token>" on every
-	// route but /healthz.
+	// Token, when set, is required as "Authorization: Bearer <Token>" (the
+	// scheme in any case) on every route but /healthz.
 	Token        string
 	MaxBodyBytes int64
 	// Env is the executor's environment, a snapshot taken at start; every
@@ -191,20 +191,12 @@ func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serveHTTP) }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.opts.Token != "" {
-		if _, pattern := s.mux.Handler(r); !s.public[pattern] && !s.authorized(r) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="beeuni"`)
-			writeError(w, http.StatusUnauthorized, "missing or wrong bearer token: send the header `Authorization: Bearer <token>` with the executor's token (its --token or BEEUNI_TOKEN)")
+		if _, pattern := s.mux.Handler(r); !s.public[pattern] && !httpauth.Bearer(r, s.opts.Token) {
+			httpauth.Refuse(w, "the executor's token (its --token or "+EnvToken+")")
 			return
 		}
 	}
 	s.mux.ServeHTTP(w, r)
-}
-
-func (s *Server) authorized(r *http.Request) bool {
-	// Hashing first makes the comparison constant-time in the length too.
-	got := sha256.Sum256([]byte(r.Header.Get("Authorization")))
-	want := sha256.Sum256([]byte("Bearer " + s.opts.Token))
-	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
 }
 
 // Switch makes ts the current tool set: every new call, every session with

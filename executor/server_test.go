@@ -127,7 +127,9 @@ func TestToken(t *testing.T) {
 		{"GET", "/beeuni/tools", "Basic " + token, 401},
 		{"POST", "/beeuni/tools/answer", "", 401},
 		{"POST", "/beeuni/tools/nope", "", 401}, // 401 before 404: no probing
-		{"POST", "/beeuni/sessions/s1/turn", "bearer " + token, 401},
+		{"POST", "/beeuni/sessions/s1/turn", "Bearer " + token + "x", 401},
+		{"POST", "/beeuni/sessions/s2/turn", "bearer " + token, 200}, // the scheme in any case (RFC 9110)
+		{"GET", "/beeuni/status", "BEARER " + token, 200},
 		{"POST", "/beeuni/tools/answer", "Bearer " + token, 200},
 		{"GET", "/readyz", "Bearer " + token, 200},
 		{"GET", "/metrics", "Bearer " + token, 200},
@@ -144,7 +146,7 @@ func TestToken(t *testing.T) {
 				t.Fatalf("status %d, want %d: %s", r.status, tc.status, r.body)
 			}
 			if tc.status == 401 {
-				if msg, _ := r.json(t)["error"].(string); !strings.Contains(msg, "Authorization: Bearer") {
+				if msg, _ := r.json(t)["error"].(string); !strings.Contains(msg, "Authorization: Bearer") || !strings.Contains(msg, "BEEUNI_EXECUTOR_TOKEN") {
 					t.Fatalf("401 body does not say what to send: %s", r.body)
 				}
 			}

@@ -276,55 +276,12 @@ func copyFile(full string, e Entry, rc io.Reader, perm fs.FileMode) error {
 
 // checkTree reports the first way dir differs from rec's entries.
 func checkTree(dir string, rec *Record, readOnly bool) error {
-	want := make(map[string]Entry, len(rec.Entries))
-	for _, e := range rec.Entries {
-		want[e.Path] = e
-	}
-	seen := 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		e, ok := want[rel]
-		if !ok {
-			return fmt.Errorf("%s is not in the release", rel)
-		}
-		seen++
-		return checkFile(p, e, d, readOnly)
-	})
-	if err != nil {
-		return err
-	}
-	if seen != len(rec.Entries) {
-		return errors.New("files of the release are missing")
-	}
-	return nil
-}
-
-func checkFile(p string, e Entry, d fs.DirEntry, readOnly bool) error {
-	info, err := d.Info()
-	if err != nil {
-		return err
-	}
-	var content []byte
-	switch {
-	case e.Mode == ModeSymlink && info.Mode()&fs.ModeSymlink != 0:
-		target, err := os.Readlink(p)
-		if err != nil {
-			return err
-		}
-		content = []byte(target)
-	case e.Mode != ModeSymlink && info.Mode().IsRegular() && info.Mode().Perm() == layoutPerm(e.Mode, readOnly):
-		if content, err = os.ReadFile(p); err != nil {
-			return err
-		}
+	switch problems := VerifyTree(dir, rec, readOnly); len(problems) {
+	case 0:
+		return nil
+	case 1:
+		return errors.New(problems[0].String())
 	default:
-		return fmt.Errorf("%s has mode %s, the release says %s", e.Path, info.Mode(), e.Mode)
+		return fmt.Errorf("%s (and %d more)", problems[0], len(problems)-1)
 	}
-	return VerifyContent(e, content)
 }

@@ -21,28 +21,88 @@ const DefaultOpenTimeout = time.Second
 // ErrLocked: another process has the database open.
 var ErrLocked = errors.New("database is locked by another process")
 
+// ErrCorrupt: bbolt found the file damaged (or panicked reading it).
+var ErrCorrupt = errors.New("state database is corrupt")
+
 // DB is an open state database. It is safe for concurrent use; bbolt allows
 // one writer and many readers at a time.
 type DB struct {
-	db   *bolt.DB
-	path string
+	db        *bolt.DB
+	path      string
+	movedTo   string // where a corrupt file was moved aside at Open
+	corruptBy error  // what was wrong with it
 }
 
 // Open opens (creating it and its folder if missing) the database at path.
+//
+// A damaged file never stops a start: one that bbolt refuses, panics on,
+// or whose every page does not pass bbolt's consistency check is moved
+// aside as <path>.corrupt-<unix time> and an empty database is made in its
+// place. Recovered then names the moved file; the owner logs it and
+// rebuilds its state (executors and controllers from NATS).
 func Open(path string) (*DB, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open state database: create folder %s: %w (pass a writable --data folder)", dir, err)
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: DefaultOpenTimeout})
+	db, err := openChecked(path)
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("open state database %s: %w after %s (is another beeuni using %s? stop it or pass another --data)", path, ErrLocked, DefaultOpenTimeout, dir)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("open state database %s: %w (move the file aside to start from empty state)", path, err)
+	if !errors.Is(err, ErrCorrupt) {
+		if err != nil {
+			return nil, fmt.Errorf("open state database %s: %w", path, err)
+		}
+		return &DB{db: db, path: path}, nil
 	}
-	return &DB{db: db, path: path}, nil
+	aside := fmt.Sprintf("%s.corrupt-%d", path, time.Now().Unix())
+	if rerr := os.Rename(path, aside); rerr != nil {
+		return nil, fmt.Errorf("open state database %s: %w; moving it aside failed: %w (move it away by hand)", path, err, rerr)
+	}
+	fresh, err2 := openChecked(path)
+	if err2 != nil {
+		return nil, fmt.Errorf("open state database %s: a new one after moving the corrupt one to %s: %w", path, aside, err2)
+	}
+	return &DB{db: fresh, path: path, movedTo: aside, corruptBy: err}, nil
 }
+
+// openChecked opens path with bbolt and checks every page; damage, bbolt's
+// own refusals and panics come back as ErrCorrupt.
+func openChecked(path string) (db *bolt.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			db, err = nil, fmt.Errorf("%w: bbolt panicked opening it: %v", ErrCorrupt, r)
+		}
+	}()
+	db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: DefaultOpenTimeout})
+	switch {
+	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum), errors.Is(err, bolterrors.ErrVersionMismatch):
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	case err != nil:
+		return nil, err
+	}
+	var problems []error
+	err = db.View(func(tx *bolt.Tx) error {
+		for e := range tx.Check() {
+			if len(problems) < 3 {
+				problems = append(problems, e)
+			}
+		}
+		return nil
+	})
+	if err == nil && len(problems) > 0 {
+		err = errors.Join(problems...)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return db, nil
+}
+
+// Recovered names the file Open moved aside because it was corrupt, and
+// why; "" when the file was sound (or new).
+func (d *DB) Recovered() (movedTo string, why error) { return d.movedTo, d.corruptBy }
 
 // Path is the database file.
 func (d *DB) Path() string { return d.path }
@@ -57,13 +117,23 @@ func (d *DB) Close() error {
 
 // Update runs fn in one read-write transaction, committed when fn returns
 // nil and rolled back otherwise. Buckets are created as fn writes to them.
-func (d *DB) Update(fn func(tx *Tx) error) error {
+// A panic of bbolt's (a page damaged since Open) is an ErrCorrupt error.
+func (d *DB) Update(fn func(tx *Tx) error) (err error) {
+	defer d.recoverCorrupt(&err)
 	return d.db.Update(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx}) })
 }
 
 // View runs fn in a read-only transaction that sees one consistent state.
-func (d *DB) View(fn func(tx *Tx) error) error {
+// A panic of bbolt's is an ErrCorrupt error.
+func (d *DB) View(fn func(tx *Tx) error) (err error) {
+	defer d.recoverCorrupt(&err)
 	return d.db.View(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx}) })
+}
+
+func (d *DB) recoverCorrupt(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%w: %s: a transaction panicked: %v (a restart moves a damaged file aside)", ErrCorrupt, d.path, r)
+	}
 }
 
 // Tx is a transaction; use it only inside the function given it.

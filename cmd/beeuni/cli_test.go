@@ -226,6 +226,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"tools", "eject", "--dir", ref}, 2, "beeuni: tools eject takes one Beeuni tool name"},
 		{[]string{"tools", "eject", "a", "b", "--dir", ref}, 2, "beeuni: tools eject takes one Beeuni tool name"},
 		{[]string{"tools", "eject", "--help"}, 0, "Usage: beeuni tools eject NAME [--force] [--dir DIR]"},
+		{[]string{"internal", "launch"}, 2, "beeuni: internal commands are started by beeuni itself, not by hand"},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -234,6 +235,14 @@ func TestUsage(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", r.code, r.stderr, tc.code, tc.stderr)
 			}
 		})
+	}
+}
+
+// The module check's subcommand is beeuni's own: the help does not list it.
+func TestInternalNotInHelp(t *testing.T) {
+	r := runIn(t, "--help")
+	if r.code != 0 || strings.Contains(r.stderr, "internal") {
+		t.Fatalf("beeuni --help: exit %d, lists internal:\n%s", r.code, r.stderr)
 	}
 }
 

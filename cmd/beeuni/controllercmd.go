@@ -13,6 +13,7 @@ import (
 
 	"github.com/beeuni/beeuni/controller"
 	"github.com/beeuni/beeuni/events"
+	"github.com/beeuni/beeuni/internal/modcheck"
 	"github.com/beeuni/beeuni/loader"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
@@ -21,7 +22,7 @@ import (
 // controllerCmd is `beeuni controller`: watch the branch, build, sign and
 // publish releases, serve the merge hook.
 func (a *app) controllerCmd(ctx context.Context, args []string) int {
-	usage := "controller --repo PATH|URL [--branch main] [--poll 30s] [--listen ADDR] [--data DIR] [--hook-secret S] [--signing-key FILE] [--nats URL] [--project NAME] [--replicas N]"
+	usage := "controller --repo PATH|URL [--branch main] [--poll 30s] [--listen ADDR] [--data DIR] [--hook-secret S] [--signing-key FILE] [--token T] [--nats URL] [--project NAME] [--replicas N]"
 	fl := a.newFlags("controller", usage)
 	var nf netFlags
 	a.addNetFlags(fl, &nf)
@@ -31,6 +32,7 @@ func (a *app) controllerCmd(ctx context.Context, args []string) int {
 	listen := fl.String("listen", "127.0.0.1:7410", "HTTP address of the merge hook, /status and /metrics")
 	data := fl.String("data", filepath.Join(".beeuni", "controller"), "data folder: state, mirror of a remote repository, signing key")
 	secret := fl.String("hook-secret", a.getenv("BEEUNI_HOOK_SECRET"), "require X-Beeuni-Signature on the merge hook (env BEEUNI_HOOK_SECRET)")
+	token := fl.String("token", a.getenv(controller.EnvToken), "require Authorization: Bearer TOKEN on /status and /metrics (env "+controller.EnvToken+"); the merge hook is guarded by --hook-secret")
 	keyFile := fl.String("signing-key", "", "ed25519 signing key file (default: DATA/signing.key, made on first run; its public key is written beside it as .pub)")
 	replicas := fl.Int("replicas", 1, "JetStream replicas for the streams and buckets it creates (3 on a 3-node cluster)")
 	harness := fl.String("harness", string(loader.HarnessDefault), "the harness whose rules resolve the tool set kept in records")
@@ -72,15 +74,15 @@ func (a *app) controllerCmd(ctx context.Context, args []string) int {
 	defer db.Close()
 	reg := newRegistry()
 	c, err := controller.New(controller.Config{Project: project, Repo: *repo, Branch: *branch, Poll: *poll, DataDir: *data,
-		HookSecret: *secret, Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h, Replicas: *replicas,
-		Failpoint: a.failpoint()})
+		HookSecret: *secret, Token: *token, Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h, Replicas: *replicas,
+		CheckModules: modcheck.New(modcheck.Options{Logger: log}).Check, Failpoint: a.failpoint()})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/", c.Handler())
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", c.RequireToken(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	return a.runAll(ctx, log, c.Run, func(ctx context.Context) error { return serveHTTP(ctx, *listen, mux, log) })
 }

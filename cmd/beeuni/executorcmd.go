@@ -25,7 +25,7 @@ func (a *app) addExecutorFlags(fl interface {
 	DurationVar(*time.Duration, string, time.Duration, string)
 }, f *executorFlags) {
 	fl.StringVar(&f.harness, "harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
-	fl.StringVar(&f.token, "token", a.getenv("BEEUNI_TOKEN"), "require Authorization: Bearer TOKEN on every route but /healthz (env BEEUNI_TOKEN)")
+	fl.StringVar(&f.token, "token", a.getenv(executor.EnvToken), "require Authorization: Bearer TOKEN on every route but /healthz (env "+executor.EnvToken+"; BEEUNI_TOKEN is the Beeuni API token tools read, not this)")
 	fl.DurationVar(&f.timeout, "timeout", 60*time.Second, "a tool call's deadline unless its module exports timeout")
 	fl.StringVar(&f.opencodeDir, "opencode-dir", a.getenv("BEEUNI_OPENCODE_DIR"),
 		"on the default harness, the opencode config folder the plugin is written to, as "+executor.OpencodePluginFile+" (default: the checkout's .opencode; off: write none) (env BEEUNI_OPENCODE_DIR)")
@@ -87,7 +87,9 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	var pub ed25519.PublicKey
+	var protect []string
 	if *trust != "" {
+		protect = append(protect, *trust)
 		if pub, err = release.LoadPublicKey(*trust); err != nil {
 			a.errorf(nil, "--trust-key: %v", err)
 			return exitFailure
@@ -98,7 +100,7 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 		log.Warn("no --trust-key: release signatures are not checked (content digests still are)")
 	}
 	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, ws), DataDir: *data, Workspace: ws, Harness: h, OpencodeDir: ef.opencodeFolder(ws),
-		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: a.failpoint(),
+		TrustKey: pub, Protect: protect, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: a.failpoint(),
 		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()}})
 	if err != nil {
 		a.errorf(nil, "%v", err)

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/beeuni/beeuni/internal/redact"
 )
 
 // newFlags returns a flag set that reports errors instead of exiting, so the
@@ -73,10 +75,12 @@ func projectDir(dir string) (string, error) {
 	return abs, nil
 }
 
-// errorf prints a command's error the same way everywhere.
+// errorf prints a command's error the same way everywhere: without the
+// credentials of a URL it quotes, and with control characters (from file
+// names and commit subjects) escaped.
 func (a *app) errorf(w io.Writer, format string, args ...any) {
 	if w == nil {
 		w = a.stderr
 	}
-	fmt.Fprintf(w, "beeuni: "+format+"\n", args...)
+	fmt.Fprintf(w, "beeuni: %s\n", redact.Line(fmt.Sprintf(format, args...)))
 }

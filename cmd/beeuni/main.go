@@ -69,6 +69,9 @@ func (a *app) run(ctx context.Context, args []string) int {
 		}
 		return exitOK
 	}
+	if args[0] == "internal" {
+		return a.internalCmd(ctx, args[1:])
+	}
 	c, ok := cmds[args[0]]
 	if !ok {
 		fmt.Fprintf(a.stderr, "beeuni: unknown command %q\n\n", args[0])

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/beeuni/beeuni/controller"
+	"github.com/beeuni/beeuni/internal/redact"
 	"github.com/beeuni/beeuni/release"
 )
 
@@ -122,7 +123,7 @@ func (a *app) releaseLs(ctx context.Context, args []string) int {
 	fmt.Fprintln(tw, "ID\tCOMMIT\tSUBJECT\tSTATUS\tWHEN")
 	for _, r := range recs {
 		st, _ := releaseStatus(r, ptr)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, shortHash(r.Commit), cutSubject(r.Subject, 50), st, whenUTC(r.BuiltAt))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, shortHash(r.Commit), redact.Name(cutSubject(r.Subject, 50)), st, whenUTC(r.BuiltAt))
 	}
 	tw.Flush()
 	if hidden > 0 {
@@ -183,12 +184,13 @@ func (a *app) releaseShow(ctx context.Context, args []string) int {
 // showFiles is how many entries `release show` lists before cutting short.
 const showFiles = 10
 
-// writeRecord prints a record for a reader.
+// writeRecord prints a record for a reader. Every text from the
+// repository (subject, author, paths, findings) is printed escaped.
 func writeRecord(w io.Writer, r *release.Record, status string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	field := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(tw, "%s\t%s\n", k, v)
+			fmt.Fprintf(tw, "%s\t%s\n", k, redact.Name(v))
 		}
 	}
 	field("Release", r.ID)
@@ -209,7 +211,7 @@ func writeRecord(w io.Writer, r *release.Record, status string) {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  NAME\tKIND\tSOURCE\tDIGEST")
 		for _, t := range r.Tools {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", t.Name, t.Kind, t.Source, cmp.Or(shortHash(t.Digest), "-"))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", t.Name, t.Kind, redact.Name(t.Source), cmp.Or(shortHash(t.Digest), "-"))
 		}
 		tw.Flush()
 	}
@@ -222,13 +224,13 @@ func writeRecord(w io.Writer, r *release.Record, status string) {
 		}
 		fmt.Fprintf(w, "\n%s (%d):\n", group.title, len(group.list))
 		for _, f := range group.list {
-			fmt.Fprintf(w, "  %s\n", f)
+			fmt.Fprintf(w, "  %s\n", redact.Name(f.String()))
 		}
 	}
 	if len(r.Submodules) > 0 {
 		fmt.Fprintf(w, "\nSubmodules skipped (%d):\n", len(r.Submodules))
 		for _, sm := range r.Submodules {
-			fmt.Fprintf(w, "  %s at %s\n", sm.Path, shortHash(sm.Commit))
+			fmt.Fprintf(w, "  %s at %s\n", redact.Name(sm.Path), shortHash(sm.Commit))
 		}
 	}
 	fmt.Fprintf(w, "\nFiles (%d):\n", len(r.Entries))
@@ -237,7 +239,7 @@ func writeRecord(w io.Writer, r *release.Record, status string) {
 			fmt.Fprintf(w, "  ... and %d more (`beeuni release show %s --json` lists them all)\n", len(r.Entries)-showFiles, r.ID)
 			break
 		}
-		fmt.Fprintf(w, "  %s %8d  %s\n", e.Mode, e.Size, e.Path)
+		fmt.Fprintf(w, "  %s %8d  %s\n", e.Mode, e.Size, redact.Name(e.Path))
 	}
 }
 
@@ -271,26 +273,26 @@ func writeChanges(w io.Writer, c *release.Changes) {
 	if n := len(c.FilesAdded) + len(c.FilesRemoved) + len(c.FilesChanged); n > 0 {
 		fmt.Fprintf(w, "\nFiles:\n")
 		for _, e := range c.FilesAdded {
-			fmt.Fprintf(w, "  + %s\n", e.Path)
+			fmt.Fprintf(w, "  + %s\n", redact.Name(e.Path))
 		}
 		for _, e := range c.FilesRemoved {
-			fmt.Fprintf(w, "  - %s\n", e.Path)
+			fmt.Fprintf(w, "  - %s\n", redact.Name(e.Path))
 		}
 		for _, ch := range c.FilesChanged {
 			detail := ""
 			if ch.From.Mode != ch.To.Mode {
 				detail = fmt.Sprintf(" (mode %s -> %s)", ch.From.Mode, ch.To.Mode)
 			}
-			fmt.Fprintf(w, "  ~ %s%s\n", ch.Path, detail)
+			fmt.Fprintf(w, "  ~ %s%s\n", redact.Name(ch.Path), detail)
 		}
 	}
 	if n := len(c.ToolsAdded) + len(c.ToolsRemoved) + len(c.ToolsChanged); n > 0 {
 		fmt.Fprintf(w, "\nTools:\n")
 		for _, t := range c.ToolsAdded {
-			fmt.Fprintf(w, "  + %s (%s, %s)\n", t.Name, t.Kind, t.Source)
+			fmt.Fprintf(w, "  + %s (%s, %s)\n", t.Name, t.Kind, redact.Name(t.Source))
 		}
 		for _, t := range c.ToolsRemoved {
-			fmt.Fprintf(w, "  - %s (%s, %s)\n", t.Name, t.Kind, t.Source)
+			fmt.Fprintf(w, "  - %s (%s, %s)\n", t.Name, t.Kind, redact.Name(t.Source))
 		}
 		for _, ch := range c.ToolsChanged {
 			fmt.Fprintf(w, "  ~ %s (%s)\n", ch.Name, toolChange(ch))
@@ -308,7 +310,7 @@ func toolChange(ch release.ToolChange) string {
 		parts = append(parts, fmt.Sprintf("kind %s -> %s", ch.From.Kind, ch.To.Kind))
 	}
 	if ch.From.Source != ch.To.Source {
-		parts = append(parts, fmt.Sprintf("source %s -> %s", ch.From.Source, ch.To.Source))
+		parts = append(parts, fmt.Sprintf("source %s -> %s", redact.Name(ch.From.Source), redact.Name(ch.To.Source)))
 	}
 	if ch.From.Digest != ch.To.Digest {
 		parts = append(parts, "module changed")

@@ -12,6 +12,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/beeuni/beeuni/internal/redact"
 )
 
 // newLogger is the process logger of the long-running commands: text to
@@ -21,7 +23,20 @@ func (a *app) newLogger() *slog.Logger {
 	if err := level.UnmarshalText([]byte(a.getenv("BEEUNI_LOG_LEVEL"))); err != nil {
 		level = slog.LevelInfo
 	}
-	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level, ReplaceAttr: redactAttr}))
+}
+
+// redactAttr takes the credentials out of every URL a log value quotes
+// (a repository URL in a retried error). The text handler quotes values
+// with control characters itself.
+func redactAttr(_ []string, a slog.Attr) slog.Attr {
+	switch v := a.Value.Any().(type) {
+	case string:
+		a.Value = slog.StringValue(redact.Text(v))
+	case error:
+		a.Value = slog.StringValue(redact.Text(v.Error()))
+	}
+	return a
 }
 
 // newRegistry is a registry with the Go and process collectors, for /metrics.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/beeuni/beeuni/executor"
+	"github.com/beeuni/beeuni/internal/redact"
 	"github.com/beeuni/beeuni/release"
 )
 
@@ -119,10 +120,10 @@ func writeStatus(w io.Writer, st statusJSON, ptr *release.Pointer, natsURL strin
 		var failed, errs []string
 		for _, e := range st.Executors {
 			for _, f := range e.Failed {
-				failed = append(failed, fmt.Sprintf("  %s: %s (%s): %s", e.ID, f.Name, f.Source, f.Reason))
+				failed = append(failed, fmt.Sprintf("  %s: %s (%s): %s", e.ID, f.Name, redact.Name(f.Source), redact.Line(f.Reason)))
 			}
 			if e.Error != "" {
-				errs = append(errs, fmt.Sprintf("  %s: %s", e.ID, e.Error))
+				errs = append(errs, fmt.Sprintf("  %s: %s", e.ID, redact.Line(e.Error)))
 			}
 		}
 		if len(failed) > 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/beeuni/beeuni/controller"
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/executor"
+	"github.com/beeuni/beeuni/internal/modcheck"
 	"github.com/beeuni/beeuni/loader"
 	"github.com/beeuni/beeuni/store"
 )
@@ -24,7 +25,7 @@ const upPoll = time.Second
 // up is `beeuni up`: everything on one machine, on embedded defaults:
 // NATS with JetStream, a controller, one executor, one HTTP address.
 func (a *app) up(ctx context.Context, args []string) int {
-	usage := "up [--repo DIR] [--demo] [--listen ADDR] [--data DIR] [--nats-port N] [--token T] [--harness H] [--opencode-dir DIR]"
+	usage := "up [--repo DIR] [--demo] [--listen ADDR] [--data DIR] [--nats-port N] [--token T] [--hook-secret S] [--harness H] [--opencode-dir DIR]"
 	fl := a.newFlags("up", usage)
 	repo := fl.String("repo", "", "the project's Git repository (default: the current folder if it is one with a beeuni.yaml, else the demo)")
 	demo := fl.Bool("demo", false, "serve the demo project: a Git repository made from examples/demo in the data folder")
@@ -34,6 +35,7 @@ func (a *app) up(ctx context.Context, args []string) int {
 	natsPort := fl.Int("nats-port", events.DefaultPort, "port of the embedded NATS server on 127.0.0.1 (-1: any free port)")
 	project := fl.String("project", a.getenv("BEEUNI_PROJECT"), "project name (default: the repository folder's name)")
 	poll := fl.Duration("poll", upPoll, "how often the controller looks at the branch")
+	secret := fl.String("hook-secret", a.getenv("BEEUNI_HOOK_SECRET"), "require X-Beeuni-Signature on POST /hooks/merge (env BEEUNI_HOOK_SECRET)")
 	var ef executorFlags
 	a.addExecutorFlags(fl, &ef)
 	pos, code, ok := parseOrUsage(fl, args)
@@ -98,22 +100,25 @@ func (a *app) up(ctx context.Context, args []string) int {
 	defer db.Close()
 	reg := newRegistry()
 	ctl, err := controller.New(controller.Config{Project: name, Repo: repoDir, Branch: *branch, Poll: *poll,
-		DataDir: filepath.Join(dataDir, "controller"), Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h})
+		DataDir: filepath.Join(dataDir, "controller"), HookSecret: *secret, Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h,
+		CheckModules: modcheck.New(modcheck.Options{Logger: log}).Check})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure
 	}
 	ex, err := executor.NewExecutor(executor.Config{ID: "local", Project: name, DataDir: filepath.Join(dataDir, "executor"),
 		Workspace: repoDir, Harness: h, OpencodeDir: ef.opencodeFolder(repoDir), TrustKey: key.Public().(ed25519.PublicKey), Bus: bus, DefaultTimeout: ef.timeout, Logger: log,
-		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg}})
+		Protect: []string{filepath.Join(dataDir, "controller"), filepath.Join(dataDir, "nats")},
+		Server:  executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg}})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure
 	}
 	defer ex.Close()
 	srv := ex.Server()
-	// The hook carries no token: CI calls it, and a hook secret is the way
-	// to protect it (`beeuni controller --hook-secret`).
+	// One address, one token: --token guards the tool API, the
+	// controller's status and /metrics alike. The hook carries no token:
+	// CI calls it, and --hook-secret protects it.
 	srv.HandlePublic("POST /hooks/merge", ctl.Handler())
 	srv.Handle("GET /controller/status", http.StripPrefix("/controller", ctl.Handler()))
 
@@ -173,7 +178,7 @@ func (a *app) printBanner(srv *executor.Server, in bannerInfo) {
 	base := "http://" + in.listen
 	auth := ""
 	if in.token {
-		auth = ` -H "Authorization: Bearer $BEEUNI_TOKEN"`
+		auth = ` -H "Authorization: Bearer $` + executor.EnvToken + `"`
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nbeeuni is up: project %s, release %s, %d tools loaded", in.project, st.Release, len(st.Tools))

@@ -362,6 +362,7 @@ func (d *deployment) checkBeeuni() {
 	if !keyOK {
 		d.errorf("%s: signing key %s is in no volume", ctlName, signing)
 	}
+	d.checkEnv(ctlName, "BEEUNI_CONTROLLER_TOKEN", "BEEUNI_EXECUTOR_TOKEN")
 	executors := 0
 	ids := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(d.beeuni)) {
@@ -374,6 +375,7 @@ func (d *deployment) checkBeeuni() {
 			continue
 		}
 		executors++
+		d.checkEnv(name, "BEEUNI_EXECUTOR_TOKEN", "BEEUNI_CONTROLLER_TOKEN", "BEEUNI_HOOK_SECRET")
 		if o := ids[c.flags["id"]]; c.flags["id"] == "" || o != "" {
 			d.errorf("%s: --id %q is empty or also used by %s", name, c.flags["id"], o)
 		}
@@ -399,6 +401,21 @@ func (d *deployment) checkBeeuni() {
 	}
 	if executors < 2 {
 		d.errorf("%d executors, want at least two", executors)
+	}
+}
+
+// checkEnv checks that service name takes its token from its own variable
+// (want), and that no other component's credential is in its environment
+// (an executor's reaches the tool host).
+func (d *deployment) checkEnv(name, want string, foreign ...string) {
+	env := d.p.Services[name].Environment
+	if _, ok := env[want]; !ok {
+		d.errorf("%s: no %s in its environment: its --token cannot be set without editing the command", name, want)
+	}
+	for _, f := range foreign {
+		if _, ok := env[f]; ok {
+			d.errorf("%s: %s is in its environment: it is another component's credential", name, f)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -130,6 +131,17 @@ func TestComposeChecksCatch(t *testing.T) {
 			s.User = ""
 			p.Services["executor-1"] = s
 		}, "executor-1: runs as the controller's user"},
+		{"executor token in BEEUNI_TOKEN", func(p *types.Project) {
+			s := p.Services["executor-2"]
+			s.Environment = types.MappingWithEquals{"BEEUNI_TOKEN": s.Environment["BEEUNI_EXECUTOR_TOKEN"]}
+			p.Services["executor-2"] = s
+		}, "executor-2: no BEEUNI_EXECUTOR_TOKEN in its environment"},
+		{"controller token given to an executor", func(p *types.Project) {
+			s := p.Services["executor-1"]
+			s.Environment = maps.Clone(s.Environment)
+			s.Environment["BEEUNI_CONTROLLER_TOKEN"] = p.Services["controller"].Environment["BEEUNI_CONTROLLER_TOKEN"]
+			p.Services["executor-1"] = s
+		}, "executor-1: BEEUNI_CONTROLLER_TOKEN is in its environment"},
 		{"replicas below the cluster size", setCmd("controller", replaceArg("3", "1")), "controller: --replicas 1"},
 		{"projects differ", setCmd("executor-2", replace("demo", "other")), `executor-2: --project "other"`},
 	} {

@@ -1,0 +1,5 @@
+package confine
+
+import "golang.org/x/sys/unix"
+
+const auditArch = unix.AUDIT_ARCH_AARCH64

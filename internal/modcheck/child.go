@@ -1,0 +1,106 @@
+package modcheck
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"sync"
+
+	"github.com/beeuni/beeuni/internal/confine"
+	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/loader/jshost"
+)
+
+// Exit codes of the check process besides 0.
+const (
+	exitBadRequest = 2
+	exitRefused    = 3
+)
+
+// maxRequest bounds the request the child reads.
+const maxRequest = 16 << 20
+
+// zoneinfo is read by Date and Intl; nothing else outside the release is.
+var systemReads = []string{"/usr/share/zoneinfo"}
+
+// errNoNetwork is what fetch answers in the check process.
+var errNoNetwork = errors.New("the network is not reachable while the controller checks modules: fetch in execute, not at import")
+
+// Serve is the body of `beeuni internal check`: read one request from
+// stdin, confine this process, load every module, and write one line per
+// event to stdout. It returns the process's exit code. It never holds
+// more than the request gives it: the release folder and a temp folder.
+func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
+	out := &lineWriter{w: stdout}
+	var req request
+	if err := json.NewDecoder(io.LimitReader(stdin, maxRequest)).Decode(&req); err != nil {
+		fmt.Fprintf(stderr, "beeuni internal check: read the request on stdin: %v\n", err)
+		return exitBadRequest
+	}
+	if !filepath.IsAbs(req.Root) || !filepath.IsAbs(req.Temp) {
+		fmt.Fprintf(stderr, "beeuni internal check: root %q and temp %q must be absolute paths\n", req.Root, req.Temp)
+		return exitBadRequest
+	}
+	p := confine.Policy{Read: append([]string{req.Root}, systemReads...), Write: []string{req.Temp}, KernelABI: req.KernelABI}
+	if req.MemoryBytes > 0 {
+		// What the modules may allocate, above what the runtime holds now.
+		base, err := confine.AddressSpace()
+		if err != nil {
+			fmt.Fprintf(stderr, "beeuni internal check: %v\n", err)
+			return exitBadRequest
+		}
+		p.MemoryBytes = base + req.MemoryBytes
+	}
+	if err := confine.Apply(p); err != nil {
+		out.write(line{Refused: err.Error()})
+		fmt.Fprintf(stderr, "beeuni internal check: %v\n", err)
+		return exitRefused
+	}
+	out.write(line{Confined: confine.KernelABI()})
+
+	opts := jshost.Options{Root: req.Root, Directory: req.Root, TempDir: req.Temp, Bundler: bundle.New(nil),
+		Logger: slog.New(slog.DiscardHandler), PoolSize: 1, MaxHeapBytes: req.MemoryBytes / 2,
+		HTTPClient: &http.Client{Transport: refuseAll{}}}
+	// All at once: a module that never finishes holds up no other.
+	var wg sync.WaitGroup
+	for _, s := range req.Specs {
+		wg.Go(func() {
+			set := jshost.Load(ctx, []jshost.Spec{{Name: s.Name, Source: s.Source, Path: s.Path}}, opts)
+			for _, f := range set.Failures() {
+				out.write(line{Failure: &failure{Name: f.Name, Source: f.Source, Reason: f.Reason}})
+			}
+			for _, t := range set.Tools() {
+				out.write(line{Tool: &wireSpec{Name: t.Name, Source: t.Source, Path: s.Path}})
+			}
+			set.Close()
+		})
+	}
+	wg.Wait()
+	out.write(line{Done: true})
+	return 0
+}
+
+// lineWriter writes whole lines, unbuffered: a line written is out even if
+// the process dies the next instant.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineWriter) write(v line) {
+	b, _ := json.Marshal(v)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, _ = l.w.Write(append(b, '\n'))
+}
+
+// refuseAll is the check process's HTTP transport: Landlock refuses TCP
+// already; this says why instead of "permission denied".
+type refuseAll struct{}
+
+func (refuseAll) RoundTrip(*http.Request) (*http.Response, error) { return nil, errNoNetwork }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package modcheck
+
+const raceEnabled = false

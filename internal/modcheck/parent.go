@@ -1,0 +1,314 @@
+package modcheck
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/beeuni/beeuni/loader/jshost"
+)
+
+// Options configure a Checker; zero values take the defaults.
+type Options struct {
+	// Command is the check process's argv: by default this binary with
+	// "internal", "check". Tests run a test binary that calls Serve.
+	Command []string
+	// Deadline bounds the whole check, all modules together.
+	Deadline time.Duration
+	// MemoryBytes is what a check process may allocate once confined.
+	MemoryBytes uint64
+	// KernelABI is passed to confine.Policy.KernelABI (tests: force the
+	// path of a kernel without Landlock).
+	KernelABI *int
+	Logger    *slog.Logger
+}
+
+// Checker loads modules in confined child processes. Safe for concurrent use.
+type Checker struct{ opts Options }
+
+// New returns a Checker.
+func New(opts Options) *Checker {
+	if opts.Deadline <= 0 {
+		opts.Deadline = DefaultDeadline
+	}
+	if opts.MemoryBytes == 0 {
+		opts.MemoryBytes = DefaultMemoryBytes
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Checker{opts: opts}
+}
+
+// ErrNotChecked wraps the errors of a check that could not run at all.
+var ErrNotChecked = errors.New("modules not checked")
+
+// Check loads specs from the release laid out at root (absolute) and
+// returns those that did not load, with their reasons, in spec order. A
+// module that is still loading at the deadline, or that was loading when
+// the process ran out of memory, is one of them. The error is set (and
+// wraps ErrNotChecked) when no module could be checked: the kernel lacks
+// Landlock, or the process would not start.
+func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) ([]jshost.Failure, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
+	temp, err := os.MkdirTemp(filepath.Dir(root), "check-tmp-")
+	if err != nil {
+		return nil, fmt.Errorf("%w: make the check's temp folder: %w", ErrNotChecked, err)
+	}
+	defer os.RemoveAll(temp)
+	deadline := time.Now().Add(c.opts.Deadline)
+	reasons := map[string]string{}
+	// One process loads every module at once, so a module that hangs
+	// holds up none of the others.
+	o, err := c.run(ctx, deadline, c.request(root, temp, specs))
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(reasons, o.failed)
+	inFlight := o.unfinished(specs)
+	switch {
+	case o.done:
+	case o.timedOut:
+		for _, s := range inFlight {
+			reasons[s.Name] = c.lateReason()
+		}
+	case len(inFlight) == 1:
+		reasons[inFlight[0].Name] = o.crash(c.opts.MemoryBytes)
+	case len(inFlight) > 1:
+		// One of them brought the process down: load each in a process
+		// of its own to tell which.
+		if err := c.oneByOne(ctx, deadline, root, temp, inFlight, reasons); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%w: the check process stopped before it loaded a module (%s)", ErrNotChecked, o.crash(c.opts.MemoryBytes))
+	}
+	var out []jshost.Failure
+	for _, s := range specs {
+		if why, ok := reasons[s.Name]; ok {
+			out = append(out, jshost.Failure{Name: s.Name, Source: s.Source, Reason: why})
+		}
+	}
+	return out, nil
+}
+
+// oneByOne loads each spec in a check process of its own, a few at a
+// time, until the deadline, and records why each that failed did.
+func (c *Checker) oneByOne(ctx context.Context, deadline time.Time, root, temp string, specs []jshost.Spec, reasons map[string]string) error {
+	var (
+		mu    sync.Mutex
+		first error
+		wg    sync.WaitGroup
+	)
+	sem := make(chan struct{}, maxSolo)
+	for _, s := range specs {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			why := ""
+			if time.Now().After(deadline) {
+				why = fmt.Sprintf("not loaded: the modules before it took the %s the check may take", c.opts.Deadline)
+			} else {
+				o, err := c.run(ctx, deadline, c.request(root, temp, []jshost.Spec{s}))
+				switch {
+				case err != nil:
+					mu.Lock()
+					first = cmp.Or(first, err)
+					mu.Unlock()
+					return
+				case o.done:
+					why = o.failed[s.Name]
+				case o.timedOut:
+					why = c.lateReason()
+				default:
+					why = o.crash(c.opts.MemoryBytes)
+				}
+			}
+			if why != "" {
+				mu.Lock()
+				reasons[s.Name] = why
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
+
+// maxSolo bounds the check processes that run at once after a crash, and
+// so the memory they may take together.
+const maxSolo = 4
+
+func (c *Checker) request(root, temp string, specs []jshost.Spec) request {
+	req := request{Root: root, Temp: temp, MemoryBytes: c.opts.MemoryBytes, KernelABI: c.opts.KernelABI}
+	for _, s := range specs {
+		req.Specs = append(req.Specs, wireSpec{Name: s.Name, Source: s.Source, Path: s.Path})
+	}
+	return req
+}
+
+func (c *Checker) lateReason() string {
+	return fmt.Sprintf("did not finish loading within %s", c.opts.Deadline)
+}
+
+// outcome is what one check process did.
+type outcome struct {
+	finished       map[string]bool
+	failed         map[string]string
+	done, timedOut bool
+	exit           string // how the process ended, when not done
+	stderr         string // its last lines
+}
+
+// unfinished are the specs the process did not report on.
+func (o outcome) unfinished(specs []jshost.Spec) []jshost.Spec {
+	var out []jshost.Spec
+	for _, s := range specs {
+		if !o.finished[s.Name] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// crash says why a process that ended early stopped.
+func (o outcome) crash(limit uint64) string {
+	if strings.Contains(o.stderr, "out of memory") || strings.Contains(o.stderr, "cannot allocate memory") {
+		return fmt.Sprintf("the check process ran out of memory (limit %d MiB) while loading it", limit>>20)
+	}
+	msg := "the check process ended while loading it (" + o.exit
+	if last := lastLine(o.stderr); last != "" {
+		msg += ": " + last
+	}
+	return msg + ")"
+}
+
+// run starts one check process for req and reads its report until it
+// ends or the deadline passes (then it is killed, with its process group).
+func (c *Checker) run(ctx context.Context, deadline time.Time, req request) (outcome, error) {
+	o := outcome{finished: map[string]bool{}, failed: map[string]string{}}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return o, fmt.Errorf("%w: encode the request: %w", ErrNotChecked, err)
+	}
+	argv := c.opts.Command
+	if len(argv) == 0 {
+		self, err := os.Executable()
+		if err != nil {
+			return o, fmt.Errorf("%w: find this binary to start the check process: %w", ErrNotChecked, err)
+		}
+		argv = []string{self, "internal", "check"}
+	}
+	rctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	cmd := exec.CommandContext(rctx, argv[0], argv[1:]...)
+	cmd.Env = minimalEnv(req.Temp, req.MemoryBytes)
+	cmd.Dir = req.Temp
+	cmd.Stdin = bytes.NewReader(body)
+	stderr := &head{max: 8 << 10}
+	cmd.Stderr = stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return o, fmt.Errorf("%w: %w", ErrNotChecked, err)
+	}
+	// Its own process group, killed whole; and it dies with the controller.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		return o, fmt.Errorf("%w: start the check process %s: %w", ErrNotChecked, argv[0], err)
+	}
+	refused := ""
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var l line
+		if json.Unmarshal(sc.Bytes(), &l) != nil {
+			continue
+		}
+		switch {
+		case l.Refused != "":
+			refused = l.Refused
+		case l.Tool != nil:
+			o.finished[l.Tool.Name] = true
+		case l.Failure != nil:
+			o.finished[l.Failure.Name] = true
+			o.failed[l.Failure.Name] = l.Failure.Reason
+		case l.Done:
+			o.done = true
+		}
+	}
+	werr := cmd.Wait()
+	o.stderr = stderr.String()
+	if refused != "" {
+		return o, fmt.Errorf("%w: the check process refused to run: %s", ErrNotChecked, refused)
+	}
+	if o.done {
+		return o, nil
+	}
+	if ctx.Err() != nil {
+		return o, ctx.Err()
+	}
+	o.timedOut = rctx.Err() != nil
+	o.exit = "it exited"
+	if werr != nil {
+		o.exit = werr.Error()
+	}
+	c.opts.Logger.Debug("module check process ended early", "timed_out", o.timedOut, "exit", o.exit, "stderr", lastLine(o.stderr))
+	return o, nil
+}
+
+// minimalEnv is all the environment the check process gets: nothing of
+// the controller's (tokens, secrets, key paths).
+func minimalEnv(temp string, memory uint64) []string {
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + temp, "TMPDIR=" + temp, "LANG=C.UTF-8"}
+	if memory > 0 {
+		// The Go heap's soft limit: the GC works harder before the
+		// address-space limit makes an allocation fail.
+		env = append(env, fmt.Sprintf("GOMEMLIMIT=%d", memory))
+	}
+	return env
+}
+
+// head keeps the first max bytes written to it: a Go runtime's fatal
+// error says why first, then dumps every goroutine.
+type head struct {
+	max int
+	b   []byte
+}
+
+func (h *head) Write(p []byte) (int, error) {
+	if room := h.max - len(h.b); room > 0 {
+		h.b = append(h.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (h *head) String() string { return string(h.b) }
+
+// lastLine is the line of s that says why the process ended: a Go fatal
+// error or panic line, else the last line.
+func lastLine(s string) string {
+	for l := range strings.SplitSeq(s, "\n") {
+		if strings.HasPrefix(l, "fatal error:") || strings.HasPrefix(l, "panic:") {
+			return l
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
