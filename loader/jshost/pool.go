@@ -3,6 +3,7 @@ package jshost
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 )
@@ -15,6 +16,8 @@ type pool struct {
 	prog  *goja.Program
 	watch *watchdog
 	slots chan struct{}
+
+	discarded atomic.Uint64 // runtimes thrown away (stopped, broken, abandoned)
 
 	mu     sync.Mutex
 	idle   []*worker

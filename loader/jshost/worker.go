@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -29,19 +30,45 @@ type worker struct {
 
 // guard ends one piece of JS work from outside: kill interrupts the
 // runtime and wakes a loop waiting for a promise. Once finished, kill is a
-// no-op, so an interrupt never leaks into the runtime's next call.
+// no-op, so an interrupt never leaks into the runtime's next call. It
+// keeps what the watchdog attributes memory by: the heap the work started
+// at and how long its JS has run.
 type guard struct {
 	vm      *goja.Runtime
+	tool    string
 	started time.Time
 	dead    chan struct{}
+
+	base      atomic.Uint64 // heap at the start, lowered to the least seen (watchdog)
+	busyNanos atomic.Int64  // JS run time before busySince
+	busySince atomic.Int64  // when JS started running (unix ns), 0 while waiting
 
 	mu     sync.Mutex
 	done   bool
 	killed error
 }
 
-func newGuard(vm *goja.Runtime) *guard {
-	return &guard{vm: vm, started: time.Now(), dead: make(chan struct{})}
+func newGuard(vm *goja.Runtime, tool string) *guard {
+	return &guard{vm: vm, tool: tool, started: time.Now(), dead: make(chan struct{})}
+}
+
+// busy marks the start (true) or end (false) of a stretch of JS.
+func (g *guard) busy(on bool) {
+	now := time.Now().UnixNano()
+	if on {
+		g.busySince.Store(now)
+	} else if s := g.busySince.Swap(0); s != 0 {
+		g.busyNanos.Add(now - s)
+	}
+}
+
+// busyFor is how long the work's JS has run so far.
+func (g *guard) busyFor() time.Duration {
+	d := g.busyNanos.Load()
+	if s := g.busySince.Load(); s != 0 {
+		d += time.Now().UnixNano() - s
+	}
+	return time.Duration(d)
 }
 
 func (g *guard) kill(err error) {
@@ -53,6 +80,13 @@ func (g *guard) kill(err error) {
 	g.killed = err
 	close(g.dead)
 	g.vm.Interrupt(err)
+}
+
+// reason is why the guard was killed (nil if it was not).
+func (g *guard) reason() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.killed
 }
 
 // finish ends the guard and returns why it was killed, if it was.
@@ -80,14 +114,31 @@ func newWorker(ctx context.Context, h *host, tool string, prog *goja.Program, wa
 	}
 	ictx, cancel := context.WithTimeout(ctx, h.opts.DefaultTimeout)
 	defer cancel()
-	g := newGuard(vm)
+	g := newGuard(vm, tool)
 	watch.enter(g)
 	stop := context.AfterFunc(ictx, func() { g.kill(errImportTimeout) })
-	err := w.evaluate(prog)
+	done := make(chan error, 1)
+	go func() {
+		g.busy(true)
+		err := w.evaluate(prog)
+		g.busy(false)
+		done <- err
+	}()
+	err, ok := awaitGuarded(g, done)
 	stop()
-	watch.leave(g)
+	if !ok { // stuck in a builtin's Go loop: thrown away when it returns
+		go func() {
+			<-done
+			watch.leave(g)
+			w.discard()
+		}()
+	} else {
+		watch.leave(g)
+	}
 	if why := g.finish(); why != nil {
-		w.discard()
+		if ok {
+			w.discard()
+		}
 		if errors.Is(why, errImportTimeout) {
 			why = fmt.Errorf("the module did not finish evaluating within %s", human(h.opts.DefaultTimeout))
 		}

@@ -62,6 +62,9 @@ const (
 	// NoFollow acts on the last component itself (lstat, readlink, unlink,
 	// rename, rm, symlink): a symlink there is not followed.
 	NoFollow
+	// Tree acts on everything a folder holds (rm -r, rename of a folder):
+	// every rule inside it must allow the access too.
+	Tree
 )
 
 // Config is what the operator and the host decide. Zero fields are
@@ -281,6 +284,15 @@ func (p *Policy) Check(path string, a Access) (string, error) {
 	}
 	if why, ok := p.refuse(resolved, a); !ok {
 		return "", &Error{Path: asked, Resolved: resolved, Access: a, Reason: why, policy: p}
+	}
+	if a&Tree != 0 {
+		for _, r := range p.rules {
+			if r.path != resolved && within(r.path, resolved) {
+				if why, ok := p.refuse(r.path, a&^Tree); !ok {
+					return "", &Error{Path: asked, Resolved: r.path, Access: a, Reason: why + " (it is inside)", policy: p}
+				}
+			}
+		}
 	}
 	return resolved, nil
 }

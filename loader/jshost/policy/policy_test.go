@@ -88,6 +88,9 @@ func TestPaths(t *testing.T) {
 		{"read a key", nil, "signing.key", Read, false, "beeuni's own state"},
 		{"read a key through a link", nil, "ws/key", Read, false, "(resolves to " + root + "/signing.key)"},
 		{"read the data folder through a link", nil, "ws/data/executor.db", Read, false, "beeuni's own state"},
+		{"rm -r a folder that holds a denied one", func(c *Config) { c.Write = "-" + root + "/ws/.git" }, "ws", Write | NoFollow | Tree, false, "--fs-write -" + root + "/ws/.git denies it (it is inside)"},
+		{"rm -r the temp folder that holds beeuni's state", func(c *Config) { c.TempDir = root }, "", Write | NoFollow | Tree, false, "(it is inside)"},
+		{"rm -r a folder", nil, "ws/notes", Write | NoFollow | Tree, true, ""},
 		{"unlink a link to a key", nil, "ws/key", Write | NoFollow, true, ""},
 		{"lstat a link to a key", nil, "ws/key", Read | NoFollow, true, ""},
 		{"read through a link that stays allowed", nil, "ws/ok", Read, true, ""},
@@ -116,7 +119,7 @@ func TestPaths(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPolicy(t, root, c.flags)
 			path := c.path
-			if !filepath.IsAbs(path) {
+			if !filepath.IsAbs(path) || path == "" {
 				path = filepath.Join(root, path)
 			}
 			got, err := p.Check(path, c.access)
