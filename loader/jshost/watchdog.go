@@ -23,14 +23,15 @@ const (
 // watchdog holds the calls under the memory limits. goja keeps no account
 // per runtime, so it attributes the Go heap's growth by a heuristic:
 //
-//   - each call's base is the heap when it started, lowered to the least
-//     heap seen while it runs (so garbage collected since does not count);
+//   - each call's base is the heap when it started (garbage included, so
+//     the estimate errs on the lenient side by the garbage of that moment);
 //   - a call whose growth (heap - base) is over the call limit is a
 //     candidate; when the heap is over the global limit, every call is;
-//   - before deciding, a collection drops garbage; then of the candidates
-//     the one that has run JS the longest is stopped (a runaway allocation
-//     runs without pause; a call waiting on fetch or a timer allocates
-//     nothing), ties to the oldest;
+//   - before deciding, a collection drops garbage (skipped when a call has
+//     grown past twice its limit: a string that doubles gets far in a few
+//     steps); then of the candidates the one that has run JS the longest
+//     is stopped (a runaway allocation runs without pause; a call waiting
+//     on fetch or a timer allocates nothing), ties to the oldest;
 //   - it waits for that call to end, then gives the memory back to the OS
 //     (debug.FreeOSMemory), and only then picks another.
 //
@@ -125,12 +126,20 @@ func (w *watchdog) run() {
 		w.mu.Unlock()
 
 		h := heapBytes()
-		if !w.over(calls, h) || time.Since(lastGC) < gcEvery {
+		if !w.over(calls, h) {
 			continue
 		}
-		runtime.GC() // what is over may be garbage
-		lastGC = time.Now()
-		h = heapBytes()
+		// What is over may be garbage: collect first, unless the growth is
+		// so far over that stopping at once matters more (a string that
+		// doubles gets there in a few steps).
+		if !w.far(calls, h) {
+			if time.Since(lastGC) < gcEvery {
+				continue
+			}
+			runtime.GC()
+			lastGC = time.Now()
+			h = heapBytes()
+		}
 		if victim, why := w.pick(calls, h); victim != nil {
 			w.mu.Lock()
 			if _, still := w.calls[victim]; still {
@@ -144,22 +153,31 @@ func (w *watchdog) run() {
 	}
 }
 
-// over lowers each call's base to h and reports whether a limit is passed.
+// over reports whether a limit is passed at heap h.
 func (w *watchdog) over(calls []*guard, h uint64) bool {
-	over := h > w.global
+	if h > w.global {
+		return true
+	}
 	for _, g := range calls {
-		if b := g.base.Load(); h < b {
-			g.base.CompareAndSwap(b, h)
-		} else if h-b > w.call {
-			over = true
+		if b := g.base.Load(); h > b && h-b > w.call {
+			return true
 		}
 	}
-	return over
+	return false
+}
+
+// far reports whether a call has grown past twice the call limit.
+func (w *watchdog) far(calls []*guard, h uint64) bool {
+	for _, g := range calls {
+		if b := g.base.Load(); h > b && h-b > 2*w.call {
+			return true
+		}
+	}
+	return false
 }
 
 // pick chooses the call to stop, and why, at heap h (after a collection).
 func (w *watchdog) pick(calls []*guard, h uint64) (*guard, error) {
-	w.over(calls, h)
 	var cands []*guard
 	for _, g := range calls {
 		if b := g.base.Load(); h > b && h-b > w.call && !g.isKilled() {

@@ -39,7 +39,7 @@ type guard struct {
 	started time.Time
 	dead    chan struct{}
 
-	base      atomic.Uint64 // heap at the start, lowered to the least seen (watchdog)
+	base      atomic.Uint64 // the heap when the work started (watchdog)
 	busyNanos atomic.Int64  // JS run time before busySince
 	busySince atomic.Int64  // when JS started running (unix ns), 0 while waiting
 
@@ -89,11 +89,14 @@ func (g *guard) reason() error {
 	return g.killed
 }
 
-// finish ends the guard and returns why it was killed, if it was.
+// finish ends the guard and returns why it was killed, if it was. The
+// guard lets go of the runtime: the watchdog may hold a guard a little
+// longer, and must not keep a stopped runtime's heap alive.
 func (g *guard) finish() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.done = true
+	g.vm = nil
 	return g.killed
 }
 

@@ -8,23 +8,36 @@ import (
 )
 
 // arrayLength guards a method that loops over this.length in Go (and
-// may make an array as long): extra is the index of an argument that
-// adds elements (splice's items start at 2), or 0 for none.
-func (l *limiter) arrayLength(extra int) func(goja.FunctionCall) goja.FunctionCall {
+// may make an array as long): items is the index of the first argument
+// that adds elements (unshift's 0, splice's 2), or -1 for none.
+func (l *limiter) arrayLength(items int) func(goja.FunctionCall) goja.FunctionCall {
 	return func(call goja.FunctionCall) goja.FunctionCall {
 		o, ok := l.thisObject(&call)
 		if !ok {
 			return call
 		}
 		n := l.length(o)
-		if extra > 0 && len(call.Arguments) > extra {
-			n += float64(len(call.Arguments) - extra)
-		} else if extra == 0 {
-			n += float64(len(call.Arguments)) // unshift's items; harmless for the others
+		if items >= 0 && len(call.Arguments) > items {
+			n += float64(len(call.Arguments) - items)
 		}
 		l.elements(n)
 		return call
 	}
+}
+
+// fillBytes is what fill costs an element of an array that is not yet
+// dense (new Array(n).fill(x)): the slot, grown by doubling (the old
+// slice is alive while the new one fills), and a boxed number.
+const fillBytes = 2*slotBytes + 8
+
+// fill: new Array(1e9).fill(0) writes a billion slots in one Go loop.
+func (l *limiter) fill(call goja.FunctionCall) goja.FunctionCall {
+	o, ok := l.thisObject(&call)
+	if !ok {
+		return call
+	}
+	l.alloc(l.length(o) * fillBytes)
+	return call
 }
 
 // join: the result holds every element's text and the separators; one
@@ -47,11 +60,9 @@ func (l *limiter) join(call goja.FunctionCall) goja.FunctionCall {
 	for i := 0; i < int(n); i++ {
 		if u, w := str(o.Get(strconv.Itoa(i))); u > 0 {
 			total += float64(u) * w
-			if total > float64(l.limit) {
-				l.alloc(total)
-			}
 		}
 	}
+	l.alloc(total)
 	return call
 }
 
@@ -88,12 +99,17 @@ func (l *limiter) flat(call goja.FunctionCall) goja.FunctionCall {
 		}
 	}
 	max := float64(l.limit / slotBytes)
+	// count adds the elements o spreads into at depth: a nested array's
+	// length when it is not flattened further, its elements' otherwise.
 	var count func(o *goja.Object, depth float64, n float64) float64
 	count = func(o *goja.Object, depth float64, n float64) float64 {
 		length := l.length(o)
+		if depth < 1 {
+			return n + length
+		}
 		l.elements(length)
 		for i := 0; i < int(length) && n <= max; i++ {
-			if e, isObj := o.Get(strconv.Itoa(i)).(*goja.Object); isObj && depth >= 1 && e.ClassName() == "Array" {
+			if e, isObj := o.Get(strconv.Itoa(i)).(*goja.Object); isObj && e.ClassName() == "Array" {
 				n = count(e, depth-1, n)
 			} else {
 				n++

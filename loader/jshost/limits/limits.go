@@ -61,9 +61,10 @@ func install(r *rt.Runtime) error {
 	l.wrap(sp, "split", l.split)
 	l.wrap(sp, "replaceAll", l.replaceAll)
 	ap := proto("Array")
-	for _, name := range []string{"indexOf", "lastIndexOf", "includes", "reverse", "copyWithin", "sort", "toSorted", "toReversed", "with", "slice", "toSpliced", "fill"} {
-		l.wrap(ap, name, l.arrayLength(0))
+	for _, name := range []string{"indexOf", "lastIndexOf", "includes", "reverse", "copyWithin", "sort", "toSorted", "toReversed", "with", "slice", "toSpliced"} {
+		l.wrap(ap, name, l.arrayLength(-1))
 	}
+	l.wrap(ap, "fill", l.fill)
 	l.wrap(ap, "splice", l.arrayLength(2))
 	l.wrap(ap, "unshift", l.arrayLength(0))
 	l.wrap(ap, "join", l.join)

@@ -25,9 +25,7 @@ func guardedBuffer(r *rt.Runtime, mod *goja.Object) *goja.Object {
 	rt.Local(r, guardedKey{}, func() bool {
 		b := mod.Get("Buffer").ToObject(r.VM)
 		size := func(c goja.FunctionCall) float64 { return c.Argument(0).ToFloat() }
-		for _, name := range []string{"alloc", "allocUnsafe", "allocUnsafeSlow"} {
-			limits.Guard(r, b, name, size)
-		}
+		limits.Guard(r, b, "alloc", size)
 		limits.Guard(r, b, "concat", func(c goja.FunctionCall) float64 {
 			if t := c.Argument(1); !goja.IsUndefined(t) {
 				return t.ToFloat()
