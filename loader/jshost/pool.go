@@ -38,6 +38,9 @@ func (p *pool) get(ctx context.Context) (*worker, error) {
 	p.mu.Lock()
 	if n := len(p.idle); n > 0 {
 		w := p.idle[n-1]
+		// Cleared, not only cut off: the array would keep the runtime (and
+		// all it holds) alive after it is thrown away.
+		p.idle[n-1] = nil
 		p.idle = p.idle[:n-1]
 		p.mu.Unlock()
 		return w, nil

@@ -100,6 +100,7 @@ func (w *watchdog) run() {
 	t := time.NewTicker(watchEvery)
 	defer t.Stop()
 	var lastGC time.Time
+	afterStop := false // a call was stopped: its heap may still be in the next samples
 	for range t.C {
 		w.mu.Lock()
 		if len(w.calls) == 0 && w.victim == nil {
@@ -117,6 +118,7 @@ func (w *watchdog) run() {
 			w.victim = nil
 			w.mu.Unlock()
 			debug.FreeOSMemory() // the stopped call's heap is garbage now: give it back
+			afterStop = true
 			continue
 		}
 		calls := make([]*guard, 0, len(w.calls))
@@ -132,12 +134,13 @@ func (w *watchdog) run() {
 		// What is over may be garbage: collect first, unless the growth is
 		// so far over that stopping at once matters more (a string that
 		// doubles gets there in a few steps).
-		if !w.far(calls, h) {
+		if afterStop || !w.far(calls, h) {
 			if time.Since(lastGC) < gcEvery {
 				continue
 			}
 			runtime.GC()
 			lastGC = time.Now()
+			afterStop = false
 			h = heapBytes()
 		}
 		if victim, why := w.pick(calls, h); victim != nil {

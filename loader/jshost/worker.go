@@ -22,6 +22,7 @@ type worker struct {
 	vm                       *goja.Runtime
 	rt                       *rt.Runtime // the platforms' bindings and the event loop
 	export                   *goja.Object
+	namedTimeout             goja.Value // `export const timeout = N`, beside the default export
 	execute                  goja.Callable
 	jsonParse, jsonStringify goja.Callable
 	abortCtor                goja.Value    // the web platform's AbortController, once a call needs it
@@ -190,6 +191,7 @@ func (w *worker) evaluate(prog *goja.Program) error {
 		if !ok {
 			return errors.New("no default export: write `export default { description, parameters, execute }`")
 		}
+		w.namedTimeout = m.Get("timeout")
 		m = obj
 	}
 	w.export = m
