@@ -17,6 +17,7 @@ import (
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/loader"
 	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/loader/jshost/policy"
 	"github.com/beeuni/beeuni/store"
 )
 
@@ -56,6 +57,14 @@ type Config struct {
 	// Server configures the HTTP API; its Secrets is filled in here.
 	Server         Options
 	DefaultTimeout time.Duration // a call's deadline unless the module exports timeout
+	// Policy is what tools may reach (package jshost/policy): the
+	// operator's --fs-read and --fs-write, beeuni's other state and
+	// listeners. The executor adds its own data folder, API address and
+	// token.
+	Policy policy.Config
+	// MaxMemory and CallMemory bound the JS heaps (--max-memory,
+	// --call-memory); 0 is jshost's default.
+	MaxMemory, CallMemory uint64
 	ReportEvery    time.Duration
 	Logger         *slog.Logger
 	// Failpoint, when set, is called at each step of converging ("fetch",

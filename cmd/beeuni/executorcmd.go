@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"flag"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -18,20 +19,19 @@ type executorFlags struct {
 	harness string
 	token   string
 	timeout time.Duration
+	tools   toolFlags
 }
 
-func (a *app) addExecutorFlags(fl interface {
-	StringVar(*string, string, string, string)
-	DurationVar(*time.Duration, string, time.Duration, string)
-}, f *executorFlags) {
+func (a *app) addExecutorFlags(fl *flag.FlagSet, f *executorFlags) {
 	fl.StringVar(&f.harness, "harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
 	fl.StringVar(&f.token, "token", a.getenv("BEEUNI_TOKEN"), "require Authorization: Bearer TOKEN on every route but /healthz (env BEEUNI_TOKEN)")
 	fl.DurationVar(&f.timeout, "timeout", 60*time.Second, "a tool call's deadline unless its module exports timeout")
+	addToolFlags(fl, &f.tools)
 }
 
 // executorCmd is `beeuni executor`: one sandbox executor.
 func (a *app) executorCmd(ctx context.Context, args []string) int {
-	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--dir CHECKOUT] [--harness experimental|default] [--trust-key FILE] [--token T] [--nats URL] [--project NAME]"
+	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--dir CHECKOUT] [--harness experimental|default] [--trust-key FILE] [--token T] [--nats URL] [--project NAME] [--max-memory BYTES] [--call-memory BYTES] [--fs-read PATHS] [--fs-write PATHS]"
 	fl := a.newFlags("executor", usage)
 	var nf netFlags
 	a.addNetFlags(fl, &nf)
@@ -72,12 +72,18 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 			return exitFailure
 		}
 	}
+	pol, err := ef.tools.policy(absPaths(*trust), natsAddrs(nf.natsURL), ef.token)
+	if err != nil {
+		a.errorf(nil, "%v", err)
+		return exitUsage
+	}
 	log := a.newLogger()
 	if pub == nil {
 		log.Warn("no --trust-key: release signatures are not checked (content digests still are)")
 	}
 	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, ws), DataDir: *data, Workspace: ws, Harness: h,
-		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: failpoint(a.getenv("BEEUNI_FAILPOINT")),
+		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log,
+		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory), Failpoint: failpoint(a.getenv("BEEUNI_FAILPOINT")),
 		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()}})
 	if err != nil {
 		a.errorf(nil, "%v", err)

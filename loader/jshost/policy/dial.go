@@ -43,12 +43,11 @@ func newDialRules(addrs []string) (dialRules, error) {
 		} else if ip, err := netip.ParseAddr(host); err == nil {
 			ips = []netip.Addr{ip}
 		} else {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			ips, err = net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+			// Resolved once, now: a name that does not resolve (a NATS
+			// server not up yet) is skipped rather than failing the start.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			ips, _ = net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 			cancel()
-			if err != nil {
-				return d, fmt.Errorf("deny dialing %q: resolve %s: %w", a, host, err)
-			}
 		}
 		for _, ip := range ips {
 			ip = ip.Unmap()
