@@ -13,10 +13,13 @@ import (
 )
 
 // Sampling: often enough that a loop that grows memory is stopped within
-// a step or two of its limit (a sample costs about a microsecond), and a
-// forced collection at most this often while over a limit.
+// a step or two of its limit (a sample costs about a microsecond), more
+// often once a call is past half its limit (a string that doubles takes
+// a few milliseconds a step there), and a forced collection at most this
+// often while over a limit.
 const (
 	watchEvery = 10 * time.Millisecond
+	watchHot   = 2 * time.Millisecond
 	gcEvery    = 50 * time.Millisecond
 )
 
@@ -28,8 +31,8 @@ const (
 //   - a call whose growth (heap - base) is over the call limit is a
 //     candidate; when the heap is over the global limit, every call is;
 //   - before deciding, a collection drops garbage (skipped when a call has
-//     grown past twice its limit: a string that doubles gets far in a few
-//     steps); then of the candidates the one that has run JS the longest
+//     grown past one and a half times its limit: a string that doubles
+//     gets far in a few steps, faster than a collection); then of the candidates the one that has run JS the longest
 //     is stopped (a runaway allocation runs without pause; a call waiting
 //     on fetch or a timer allocates nothing), ties to the oldest;
 //   - it waits for that call to end, then gives the memory back to the OS
@@ -97,11 +100,18 @@ func heapBytes() uint64 {
 
 func (w *watchdog) run() {
 	defer w.wg.Done()
-	t := time.NewTicker(watchEvery)
+	t := time.NewTimer(watchEvery)
 	defer t.Stop()
 	var lastGC time.Time
 	afterStop := false // a call was stopped: its heap may still be in the next samples
-	for range t.C {
+	hot := false
+	for {
+		if hot {
+			t.Reset(watchHot)
+		} else {
+			t.Reset(watchEvery)
+		}
+		<-t.C
 		w.mu.Lock()
 		if len(w.calls) == 0 && w.victim == nil {
 			w.running = false
@@ -128,6 +138,7 @@ func (w *watchdog) run() {
 		w.mu.Unlock()
 
 		h := heapBytes()
+		hot = w.hot(calls, h)
 		if !w.over(calls, h) {
 			continue
 		}
@@ -169,10 +180,25 @@ func (w *watchdog) over(calls []*guard, h uint64) bool {
 	return false
 }
 
-// far reports whether a call has grown past twice the call limit.
+// far reports whether a call has grown past one and a half times the
+// call limit.
 func (w *watchdog) far(calls []*guard, h uint64) bool {
 	for _, g := range calls {
-		if b := g.base.Load(); h > b && h-b > 2*w.call {
+		if b := g.base.Load(); h > b && h-b > w.call+w.call/2 {
+			return true
+		}
+	}
+	return false
+}
+
+// hot reports whether a call has grown past half the call limit, or the
+// heap past half the global one: sample faster.
+func (w *watchdog) hot(calls []*guard, h uint64) bool {
+	if h > w.global/2 {
+		return true
+	}
+	for _, g := range calls {
+		if b := g.base.Load(); h > b && h-b > w.call/2 {
 			return true
 		}
 	}
