@@ -65,8 +65,8 @@ type Config struct {
 	// MaxMemory and CallMemory bound the JS heaps (--max-memory,
 	// --call-memory); 0 is jshost's default.
 	MaxMemory, CallMemory uint64
-	ReportEvery    time.Duration
-	Logger         *slog.Logger
+	ReportEvery           time.Duration
+	Logger                *slog.Logger
 	// Failpoint, when set, is called at each step of converging ("fetch",
 	// "laid-out", "loaded", "switched", "persisted"): crash tests kill the
 	// process there to prove every step restarts into a consistent state.

@@ -143,7 +143,7 @@ func TestLimitedAgentCannotReachTheToken(t *testing.T) {
 	repo := newRepo(t, project)
 	ctl := startController(t, nf, project, repo.dir, dataDir(t, "controller"))
 	id := ctl.published(t, repo.commit("thief", map[string]string{
-		"beeuni.yaml": "tools:\n  thief: tools/thief.ts\n  secret: tools/secret.ts\nagents:\n  limited:\n    tools: [thief]\n  beeuni:\n    tools: [thief, secret]\n    secrets: [API_KEY]\n",
+		"beeuni.yaml":     "tools:\n  thief: tools/thief.ts\n  secret: tools/secret.ts\nagents:\n  limited:\n    tools: [thief]\n  beeuni:\n    tools: [thief, secret]\n    secrets: [API_KEY]\n",
 		"tools/thief.ts":  thief,
 		"tools/secret.ts": "export default { description: 's', parameters: { type: 'object' }, execute(a, c) { return 'secret=' + c.env.API_KEY } }\n",
 	}))
