@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // layout makes a machine in miniature: a workspace, a temp folder, an
@@ -336,5 +338,59 @@ func TestRoots(t *testing.T) {
 		if has(write, path) {
 			t.Errorf("a write root holds %s: %v", path, write)
 		}
+	}
+}
+
+// TestOwnProcesses: /proc/<tid> of this process's threads and /proc/<pid>
+// of another process running the same binary (as the controller runs
+// beside an executor) are beeuni's own; another program's are not.
+func TestOwnProcesses(t *testing.T) {
+	if os.Getenv("POLICY_TEST_SLEEP") != "" {
+		time.Sleep(time.Minute)
+		return
+	}
+	p, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Skip("no /proc here:", err)
+	}
+	for _, task := range tasks {
+		if task.Name() == fmt.Sprint(os.Getpid()) {
+			continue
+		}
+		if _, err := p.CheckRead("/proc/" + task.Name() + "/environ"); !errors.Is(err, ErrDenied) {
+			t.Errorf("/proc/%s (a thread of this process): %v, want refused", task.Name(), err)
+		}
+		break
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := exec.Command(exe, "-test.run=^TestOwnProcesses$")
+	same.Env = append(os.Environ(), "POLICY_TEST_SLEEP=1")
+	other := exec.Command("sleep", "60")
+	for _, c := range []*exec.Cmd{same, other} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.Process.Kill(); _ = c.Wait() })
+	}
+	// /proc/<pid>/exe appears once the child has exec'd.
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		a, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", same.Process.Pid))
+		b, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", other.Process.Pid))
+		if a == exe && strings.HasSuffix(b, "sleep") {
+			break
+		}
+	}
+	if _, err := p.CheckRead(fmt.Sprintf("/proc/%d/environ", same.Process.Pid)); !errors.Is(err, ErrDenied) {
+		t.Errorf("/proc of another process of this binary: %v, want refused", err)
+	}
+	if _, err := p.CheckRead(fmt.Sprintf("/proc/%d/cmdline", other.Process.Pid)); err != nil {
+		t.Errorf("/proc of another program: %v, want allowed", err)
 	}
 }
