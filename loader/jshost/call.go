@@ -36,12 +36,12 @@ func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (
 		}
 		return Result{Output: err.Error(), IsError: true}, nil
 	}
-	// JS runs on a goroutine of its own, so the call answers within
+	// JS runs on the worker's goroutine, so the call answers within
 	// killGrace of a stop even when the runtime is stuck in a builtin's
 	// Go loop, which no interrupt reaches.
 	g := newGuard(w.vm, p.tool.Name)
 	done := make(chan outcome, 1)
-	go func() { done <- w.call(cctx, g, args, cc, p.watch, stopped) }()
+	w.jobs <- func() { done <- w.call(cctx, g, args, cc, p.watch, stopped) }
 	o, ok := awaitGuarded(g, done)
 	if !ok {
 		// Thrown away when it returns; it keeps its pool slot till then,

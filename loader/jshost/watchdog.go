@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/beeuni/beeuni/loader/jshost/rt"
@@ -48,6 +49,8 @@ type watchdog struct {
 	global, call uint64 // heap limits: all calls together, one call's growth
 	logger       *slog.Logger
 
+	lastHeap atomic.Uint64 // the last sample, while the goroutine runs
+
 	mu      sync.Mutex
 	calls   map[*guard]struct{}
 	victim  *guard    // being stopped: no other is picked until it has left
@@ -64,16 +67,24 @@ func newWatchdog(max, call uint64, logger *slog.Logger) *watchdog {
 	return &watchdog{global: global, call: call, logger: logger, calls: map[*guard]struct{}{}}
 }
 
+// enter starts watching g. Its base is the watchdog's last sample while
+// it runs (a sample per call would cost a trivial call a tenth of its
+// time; one at most watchHot..watchEvery old errs by what others
+// allocated meanwhile).
 func (w *watchdog) enter(g *guard) {
-	g.base.Store(heapBytes())
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.calls[g] = struct{}{}
-	if !w.running {
+	if w.running {
+		g.base.Store(w.lastHeap.Load())
+	} else {
+		h := heapBytes()
+		g.base.Store(h)
+		w.lastHeap.Store(h)
 		w.running = true
 		w.wg.Add(1)
 		go w.run()
 	}
+	w.calls[g] = struct{}{}
 }
 
 func (w *watchdog) leave(g *guard) {
@@ -138,6 +149,7 @@ func (w *watchdog) run() {
 		w.mu.Unlock()
 
 		h := heapBytes()
+		w.lastHeap.Store(h)
 		hot = w.hot(calls, h)
 		if !w.over(calls, h) {
 			continue

@@ -27,6 +27,13 @@ type worker struct {
 	jsonParse, jsonStringify goja.Callable
 	abortCtor                goja.Value    // the web platform's AbortController, once a call needs it
 	lazySet                  [2]goja.Value // setters of context.env and context.signal
+
+	// JS runs on the worker's own goroutine, handed work through jobs:
+	// the caller can answer without it when it is stuck in a builtin, and
+	// its stack grows to what goja needs once (a goroutine per call grew
+	// it at every call: half a trivial call's time).
+	jobs    chan func()
+	discarded sync.Once
 }
 
 // guard ends one piece of JS work from outside: kill interrupts the
@@ -112,22 +119,27 @@ func (g *guard) isKilled() bool {
 func newWorker(ctx context.Context, h *host, tool string, prog *goja.Program, watch *watchdog) (*worker, error) {
 	vm := goja.New()
 	vm.SetMaxCallStackSize(maxCallDepth)
-	w := &worker{h: h, tool: tool, vm: vm}
+	w := &worker{h: h, tool: tool, vm: vm, jobs: make(chan func())}
 	if err := w.setup(); err != nil {
 		return nil, fmt.Errorf("set up the JS host: %w", err)
 	}
+	go func() {
+		for f := range w.jobs {
+			f()
+		}
+	}()
 	ictx, cancel := context.WithTimeout(ctx, h.opts.DefaultTimeout)
 	defer cancel()
 	g := newGuard(vm, tool)
 	watch.enter(g)
 	stop := context.AfterFunc(ictx, func() { g.kill(errImportTimeout) })
 	done := make(chan error, 1)
-	go func() {
+	w.jobs <- func() {
 		g.busy(true)
 		err := w.evaluate(prog)
 		g.busy(false)
 		done <- err
-	}()
+	}
 	err, ok := awaitGuarded(g, done)
 	stop()
 	if !ok { // stuck in a builtin's Go loop: thrown away when it returns
@@ -200,8 +212,16 @@ func (w *worker) evaluate(prog *goja.Program) error {
 	return nil
 }
 
-// discard drops the runtime's timers; the runtime is garbage after this.
-func (w *worker) discard() { w.rt.Loop.Reset() }
+// discard drops the runtime's timers and ends its goroutine (once the
+// job it runs, if any, returns); the runtime is garbage after this.
+func (w *worker) discard() {
+	w.discarded.Do(func() {
+		w.rt.Loop.Reset()
+		if w.jobs != nil {
+			close(w.jobs)
+		}
+	})
+}
 
 // errorText is the message of a JS error (rt.ErrorText), or of the value
 // a promise rejected with.
