@@ -32,7 +32,7 @@ type worker struct {
 	// the caller can answer without it when it is stuck in a builtin, and
 	// its stack grows to what goja needs once (a goroutine per call grew
 	// it at every call: half a trivial call's time).
-	jobs    chan func()
+	jobs      chan func()
 	discarded sync.Once
 }
 
