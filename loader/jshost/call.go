@@ -51,6 +51,9 @@ func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (
 			<-done
 			w.discard()
 			p.release()
+			if g.memory.Load() {
+				freeMemory()
+			}
 		}()
 		return Result{Output: g.reason().Error(), IsError: true}, nil
 	}
@@ -63,6 +66,10 @@ func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (
 		w.discard()
 	}
 	p.release()
+	if g.memory.Load() {
+		w = nil
+		freeMemory()
+	}
 	if o.isErr {
 		return Result{Output: o.out, IsError: true}, nil
 	}

@@ -31,13 +31,16 @@ const (
 //     the estimate errs on the lenient side by the garbage of that moment);
 //   - a call whose growth (heap - base) is over the call limit is a
 //     candidate; when the heap is over the global limit, every call is;
-//   - before deciding, a collection drops garbage (skipped when a call has
-//     grown past one and a half times its limit: a string that doubles
-//     gets far in a few steps, faster than a collection); then of the candidates the one that has run JS the longest
-//     is stopped (a runaway allocation runs without pause; a call waiting
+//   - before deciding, a collection drops garbage, unless a call over
+//     its limit is running JS right now: a string that doubles would be
+//     two steps further by the end of a collection (the price: a call
+//     that is running and whose garbage alone passes its limit before the
+//     collector runs is stopped too); then of the candidates the one
+//     that has run JS the longest is stopped (a runaway allocation runs without pause; a call waiting
 //     on fetch or a timer allocates nothing), ties to the oldest;
-//   - it waits for that call to end, then gives the memory back to the OS
-//     (debug.FreeOSMemory), and only then picks another.
+//   - it waits for that call to end, and only then picks another; once
+//     the stopped runtime is thrown away its memory goes back to the OS
+//     (freeMemory).
 //
 // Its limits: calls that run at once share the growth, so two calls that
 // each stay under the call limit but together pass it can see the busier
@@ -138,7 +141,6 @@ func (w *watchdog) run() {
 			}
 			w.victim = nil
 			w.mu.Unlock()
-			debug.FreeOSMemory() // the stopped call's heap is garbage now: give it back
 			afterStop = true
 			continue
 		}
@@ -174,10 +176,16 @@ func (w *watchdog) run() {
 			w.mu.Unlock()
 			w.logger.Warn("tool call stopped: memory over the limit", slog.String("tool", victim.tool),
 				slog.Uint64("heap_bytes", h), slog.Uint64("call_limit_bytes", w.call), slog.Uint64("limit_bytes", w.global))
+			victim.memory.Store(true)
 			victim.kill(why)
 		}
 	}
 }
+
+// freeMemory gives a runtime stopped for memory back to the OS, once the
+// caller has let go of it: the heap it held is garbage, and the scavenger
+// alone would take minutes to return it.
+func freeMemory() { go debug.FreeOSMemory() }
 
 // over reports whether a limit is passed at heap h.
 func (w *watchdog) over(calls []*guard, h uint64) bool {
@@ -192,11 +200,10 @@ func (w *watchdog) over(calls []*guard, h uint64) bool {
 	return false
 }
 
-// far reports whether a call has grown past one and a half times the
-// call limit.
+// far reports whether a call over the call limit is running JS now.
 func (w *watchdog) far(calls []*guard, h uint64) bool {
 	for _, g := range calls {
-		if b := g.base.Load(); h > b && h-b > w.call+w.call/2 {
+		if b := g.base.Load(); h > b && h-b > w.call && g.busySince.Load() != 0 {
 			return true
 		}
 	}

@@ -50,6 +50,7 @@ type guard struct {
 	base      atomic.Uint64 // the heap when the work started (watchdog)
 	busyNanos atomic.Int64  // JS run time before busySince
 	busySince atomic.Int64  // when JS started running (unix ns), 0 while waiting
+	memory    atomic.Bool   // the watchdog stopped it for memory
 
 	mu     sync.Mutex
 	done   bool
