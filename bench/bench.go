@@ -1,8 +1,9 @@
 // Package bench measures beeuni against what a user would otherwise pick:
 // tool calls against a Node.js http server and a plain Go handler, releases
-// against git plumbing, converging against a bare NATS fan-out, and the
-// memory of an idle executor against an idle Node.js process. Every figure is
-// measured beside its baseline in the same run, over several rounds.
+// against git plumbing, converging against a bare NATS fan-out, bundling
+// against plain esbuild, and the memory of an idle executor against an idle
+// Node.js process. Every figure is measured beside its baseline in the same
+// run, over several rounds.
 //
 // The scenarios run the real components: an embedded NATS server, a
 // controller on a real Git repository, executors serving HTTP on loopback.
@@ -24,12 +25,13 @@ const (
 	ScenarioConverge = "converge"
 	ScenarioRelease  = "release"
 	ScenarioReload   = "reload"
+	ScenarioBundle   = "bundle"
 	ScenarioMemory   = "memory"
 )
 
 // Scenarios lists every scenario in the order Run runs them.
 func Scenarios() []string {
-	return []string{ScenarioCall, ScenarioConverge, ScenarioRelease, ScenarioReload, ScenarioMemory}
+	return []string{ScenarioCall, ScenarioConverge, ScenarioRelease, ScenarioReload, ScenarioBundle, ScenarioMemory}
 }
 
 // Sizes are how much each scenario does. DefaultSizes gives the full and the
@@ -131,7 +133,7 @@ func Run(ctx context.Context, names []string, cfg Config) (*Report, error) {
 	rep := &Report{Machine: probeMachine(ctx), Command: cfg.Command, Rounds: cfg.Rounds, Quick: cfg.Quick, Started: time.Now().UTC()}
 	scenarios := map[string]func(context.Context) (*Scenario, error){
 		ScenarioCall: r.call, ScenarioConverge: r.converge, ScenarioRelease: r.release,
-		ScenarioReload: r.reload, ScenarioMemory: r.memory,
+		ScenarioReload: r.reload, ScenarioBundle: r.bundle, ScenarioMemory: r.memory,
 	}
 	for _, n := range Scenarios() {
 		if !slices.Contains(names, n) {

@@ -157,20 +157,3 @@ func environ() map[string]string {
 	}
 	return env
 }
-
-// loadModules is validate --load: bundle and load every module of p and
-// report each that would not, with its reason.
-func loadModules(ctx context.Context, root string, p *loader.Project) []loader.Finding {
-	set := jshost.Load(ctx, p.Specs(), jshost.Options{Root: root, Logger: slog.New(slog.DiscardHandler), Bundler: bundle.New(nil), Policy: localPolicy(root)})
-	defer set.Close()
-	var out []loader.Finding
-	for _, f := range set.Failures() {
-		file, line := f.Source, 0
-		if t, ok := p.Tool(f.Name); ok && t.File != "" && t.IsBuiltin() {
-			file, line = t.File, t.Line
-		}
-		out = append(out, loader.Finding{File: file, Line: line, Severity: loader.SeverityError,
-			Message: fmt.Sprintf("tool %s does not load: %s", f.Name, f.Reason)})
-	}
-	return out
-}

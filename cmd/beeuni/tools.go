@@ -15,9 +15,11 @@ import (
 // tools dispatches `beeuni tools SUBCOMMAND`.
 func (a *app) tools(ctx context.Context, args []string) int {
 	subs := map[string]func(context.Context, []string) int{
-		"ls":    a.toolsLs,
-		"eject": a.toolsEject,
-		"call":  a.toolsCall,
+		"ls":     a.toolsLs,
+		"eject":  a.toolsEject,
+		"call":   a.toolsCall,
+		"render": a.toolsRender,
+		"lint":   a.toolsLint,
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		a.toolsUsage()
@@ -40,7 +42,11 @@ func (a *app) toolsUsage() {
 		"  ls [--json] [--harness H] [--dir DIR]   the tools a session gets, and the Beeuni tools removed\n"+
 		"  eject NAME [--force] [--dir DIR]        give the project its own copy of a Beeuni tool\n"+
 		"  call NAME [--args JSON|-] [--agent A] [--session S] [--dir DIR]\n"+
-		"                                          call one tool locally, as the executor would\n")
+		"                                          call one tool locally, as the executor would\n"+
+		"  render --provider P [--api chat|responses] [--gemini-schema openapi|json] [--agent A] [--json]\n"+
+		"                                          the tools as a provider request's tools field\n"+
+		"  lint [--provider P[,P…]] [--agent A] [--json]\n"+
+		"                                          what each provider would reject or change in the schemas\n")
 }
 
 // lsJSON is the shape of `beeuni tools ls --json`.

@@ -22,7 +22,7 @@ type loadCheck func(ctx context.Context, dir string, p *loader.Project) []loader
 // line: `beeuni.yaml is valid: N tools[, M warnings]` when there is no error,
 // else `N errors[, M warnings]`. Exit 1 on errors, 0 on warnings alone.
 func (a *app) validate(ctx context.Context, args []string) int {
-	return a.validateWith(ctx, args, loadModules)
+	return a.validateWith(ctx, args, loadAndLint)
 }
 
 func (a *app) validateWith(ctx context.Context, args []string, load loadCheck) int {
@@ -35,7 +35,7 @@ func (a *app) validateWith(ctx context.Context, args []string, load loadCheck) i
 	harness := fl.String("harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
 	var doLoad *bool
 	if load != nil {
-		doLoad = fl.Bool("load", false, "also bundle and load every module, reporting each that would not load")
+		doLoad = fl.Bool("load", false, "also bundle and load every module, reporting each that would not load, and warn about schemas a provider would reject")
 	}
 	pos, code, ok := parseOrUsage(fl, args)
 	if !ok {

@@ -36,7 +36,7 @@ type Result struct {
 }
 
 // version changes the keys when the build settings change.
-const version = "beeuni-bundle-1"
+const version = "beeuni-bundle-2"
 
 // maxEntries bounds each in-memory map; past it the map starts over (the
 // external Cache keeps what matters across that).
@@ -115,15 +115,12 @@ func (b *Bundler) Bundle(root, entry string) (Result, error) {
 		b.rememberStat(statKey, stats, res)
 		return res, nil
 	}
-	res, inputs, err := b.build(root, rel)
+	code, g, err := b.build(root, rel)
 	if err != nil {
 		return Result{}, err
 	}
-	m, stats, err := describe(root, inputs)
-	if err != nil {
-		return Result{}, fmt.Errorf("bundle %s: %w", rel, err)
-	}
-	res.Key = m.Key
+	m, stats := describe(root, rel, g)
+	res := Result{Code: code, Key: m.Key}
 	mb, _ := json.Marshal(m)
 	b.put(b.manifests, "m:"+mkey, "m:"+mkey, mb)
 	b.put(b.codes, res.Key, res.Key, res.Code)
@@ -147,11 +144,11 @@ func (b *Bundler) BundleSource(name string, source []byte) (Result, error) {
 			return Result{Code: code, Key: key}, nil
 		}
 	}
-	opts := options("")
+	opts := options("", sourceGuard())
 	opts.Stdin = &api.StdinOptions{Contents: string(source), Sourcefile: name, Loader: loaderFor(name)}
 	out := api.Build(opts)
 	if len(out.Errors) > 0 {
-		return Result{}, errors.New(errorLine(out.Errors))
+		return Result{}, errors.New(errorLine(out.Errors, nil))
 	}
 	code = out.OutputFiles[0].Contents
 	b.put(b.codes, key, key, code)
@@ -189,55 +186,75 @@ func (b *Bundler) Forget(kind, key string) {
 	delete(b.memos, kind+"\x00"+key)
 }
 
-func (b *Bundler) build(root, rel string) (Result, []string, error) {
-	opts := options(root)
-	opts.EntryPoints = []string{filepath.Join(root, filepath.FromSlash(rel))}
-	opts.Outfile = filepath.Join(root, ".beeuni-bundle.js") // never written: Write is false
-	out := api.Build(opts)
-	if len(out.Errors) > 0 {
-		return Result{}, nil, errors.New(errorLine(out.Errors))
-	}
-	var meta struct {
-		Inputs map[string]json.RawMessage `json:"inputs"`
-	}
-	if err := json.Unmarshal([]byte(out.Metafile), &meta); err != nil {
-		return Result{}, nil, fmt.Errorf("bundle %s: read esbuild metafile: %w", rel, err)
-	}
-	inputs := make([]string, 0, len(meta.Inputs))
-	for p := range meta.Inputs {
-		inputs = append(inputs, filepath.ToSlash(p))
-	}
-	slices.Sort(inputs)
-	for _, f := range out.OutputFiles {
-		if strings.HasSuffix(f.Path, ".js") {
-			return Result{Code: f.Contents}, inputs, nil
+// build runs esbuild on the entry rel under root. When the first build
+// fails on imports it could not resolve, a second one leaves those that are
+// lazy requires external (they fail only if they run); a static import of
+// them still fails.
+func (b *Bundler) build(root, rel string) ([]byte, *guard, error) {
+	var lazyMissing map[string]bool
+	for {
+		g, err := newGuard(root, lazyMissing)
+		if err != nil {
+			return nil, nil, fmt.Errorf("bundle %s: %w", rel, err)
 		}
+		opts := options(g.real, g.plugin())
+		opts.EntryPoints = []string{filepath.Join(g.real, filepath.FromSlash(rel))}
+		opts.Outfile = filepath.Join(g.real, ".beeuni-bundle.js") // never written: Write is false
+		opts.Define = metaDefine
+		out := api.Build(opts)
+		if len(out.Errors) > 0 {
+			if lazyMissing == nil {
+				if lazyMissing = unresolvedImports(g.real, out.Errors); len(lazyMissing) > 0 {
+					continue
+				}
+			}
+			return nil, nil, errors.New(errorLine(out.Errors, g.metas))
+		}
+		for _, f := range out.OutputFiles {
+			if strings.HasSuffix(f.Path, ".js") {
+				code := f.Contents
+				if len(g.metas) > 0 {
+					code = append(code, metaHelperFor(rel)...)
+				}
+				return code, g, nil
+			}
+		}
+		return nil, nil, fmt.Errorf("bundle %s: esbuild wrote no script", rel)
 	}
-	return Result{}, nil, fmt.Errorf("bundle %s: esbuild wrote no script", rel)
 }
 
-// describe hashes the inputs into a manifest and records their stats.
-func describe(root string, inputs []string) (manifest, []statInput, error) {
-	m := manifest{Inputs: make([]manifestInput, 0, len(inputs))}
-	stats := make([]statInput, 0, len(inputs))
-	parts := []string{version, "bundle"}
-	for _, p := range inputs {
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		st, err := os.Stat(abs)
-		if err != nil {
-			return manifest{}, nil, err
+// unresolvedImports are the importer\x00path pairs of esbuild's
+// `Could not resolve` errors.
+func unresolvedImports(workDir string, msgs []api.Message) map[string]bool {
+	m := map[string]bool{}
+	for _, msg := range msgs {
+		if spec, ok := unresolved(msg.Text); ok && msg.Location != nil {
+			m[filepath.Join(workDir, filepath.FromSlash(msg.Location.File))+"\x00"+spec] = true
 		}
-		data, err := os.ReadFile(abs)
-		if err != nil {
-			return manifest{}, nil, err
-		}
-		h := hashOf(string(data))
-		m.Inputs = append(m.Inputs, manifestInput{Path: p, Hash: h})
-		stats = append(stats, statInput{path: abs, size: st.Size(), mtime: st.ModTime()})
-		parts = append(parts, p, h)
+	}
+	return m
+}
+
+// describe makes the manifest of a build from what its guard loaded: each
+// input's hash, and its stat for the fast path. The key covers the entry,
+// the settings and every input.
+func describe(root, rel string, g *guard) (manifest, []statInput) {
+	paths := make([]string, 0, len(g.files))
+	for p := range g.files {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	m := manifest{Inputs: make([]manifestInput, 0, len(paths))}
+	stats := make([]statInput, 0, len(paths))
+	parts := []string{version, "bundle", rel}
+	for _, p := range paths {
+		f, r := g.files[p], g.rel(p)
+		m.Inputs = append(m.Inputs, manifestInput{Path: r, Hash: f.hash})
+		stats = append(stats, statInput{path: filepath.Join(root, filepath.FromSlash(r)), size: f.size, mtime: f.mtime})
+		parts = append(parts, r, f.hash)
 	}
 	m.Key = hashOf(parts...)
-	return m, stats, nil
+	return m, stats
 }
 
 func (b *Bundler) fromStat(key string) (Result, bool) {
@@ -280,7 +297,7 @@ func (b *Bundler) fromManifest(root, rel, mkey string, src []byte) (Result, []st
 				return Result{}, nil, false
 			}
 		}
-		if hashOf(string(data)) != in.Hash {
+		if fileHash(data) != in.Hash {
 			return Result{}, nil, false
 		}
 		stats = append(stats, statInput{path: abs, size: st.Size(), mtime: st.ModTime()})
@@ -338,6 +355,12 @@ func loaderFor(name string) api.Loader {
 		return l
 	}
 	return api.LoaderTS
+}
+
+// fileHash is the sha256 hex of a file's bytes.
+func fileHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 func hashOf(parts ...string) string {

@@ -21,6 +21,17 @@ func write(tb testing.TB, root string, files map[string]string) {
 	}
 }
 
+// symlink makes link point at target, making link's folder first.
+func symlink(tb testing.TB, target, link string) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		tb.Fatal(err)
+	}
+}
+
 // memCache is a real in-memory Cache that counts its hits.
 type memCache struct {
 	mu   sync.Mutex
@@ -60,6 +71,7 @@ func TestBundleErrors(t *testing.T) {
 		"tools/node.ts":    "import cp from 'node:child_process'\nexport default cp\n",
 		"tools/bare.ts":    "import zlib from 'zlib'\nexport default zlib\n",
 		"tools/missing.ts": "import x from './nothere'\nexport default x\n",
+		"tools/tla.ts":     "const x = await Promise.resolve(1)\nexport default { x }\n",
 	})
 	cases := []struct{ entry, want string }{
 		{"tools/syntax.ts", `tools/syntax.ts:3:12: Expected ";" but found "b"`},
@@ -70,16 +82,55 @@ func TestBundleErrors(t *testing.T) {
 		{"tools/node.ts", "tools/node.ts:1:16: node:child_process is not available to tools (they may import node:fs, node:fs/promises, node:path, node:os, node:crypto, node:url, node:buffer, node:util, node:events)"},
 		{"tools/bare.ts", "tools/bare.ts:1:18: node:zlib is not available to tools"},
 		{"tools/missing.ts", `tools/missing.ts:1:15: Could not resolve "./nothere"`},
+		{"tools/tla.ts", "tools/tla.ts:1:11: Top-level await is not supported in tool modules: move the awaited work into execute(), or into a promise created at import and awaited in execute()"},
 		{"tools/absent.ts", "tools/absent.ts: file not found"},
 		{"../x.ts", "../x.ts: the path leaves the project root"},
+		{"tools/abs.ts", `tools/abs.ts:1:19: "` + parent + `/outside.ts" resolves outside the project root`},
+		{"tools/filelink.ts", `tools/filelink.ts:1:19: "` + parent + `/outside.ts" is outside the project root (symlinks followed)`},
+		{"tools/dirlink.ts", `tools/dirlink.ts:1:19: "` + parent + `/elsewhere/dir/x.ts" is outside the project root`},
+		{"tools/entrylink.ts", `"` + parent + `/outside.ts" is outside the project root`},
+		{"tools/pkglink.ts", "Cannot find package 'linked'"},
+		{"sub/nmlink.ts", "Cannot find package 'viaLinkedFolder'"},
+		{"tools/lazylink.ts", `tools/lazylink.ts:1:25: "` + parent + `/outside.ts" is outside the project root`},
 	}
+	// Symlinks out of the root: a file, a folder, the entry itself, a
+	// package folder, a whole node_modules; each is refused before esbuild
+	// reads what it points at.
+	write(t, parent, map[string]string{
+		"elsewhere/linked/package.json":             `{"name":"linked","main":"index.js"}`,
+		"elsewhere/linked/index.js":                 "module.exports = 'outside'\n",
+		"elsewhere/dir/x.ts":                        "export const x = 'outside'\n",
+		"elsewhere/nm/viaLinkedFolder/index.js":     "module.exports = 'outside'\n",
+		"elsewhere/nm/viaLinkedFolder/package.json": `{"name":"viaLinkedFolder"}`,
+	})
+	write(t, root, map[string]string{
+		"tools/abs.ts":      "import { x } from '" + parent + "/outside.ts'\nexport default x\n",
+		"tools/filelink.ts": "import { x } from './link'\nexport default x\n",
+		"tools/dirlink.ts":  "import { x } from './dir/x'\nexport default x\n",
+		"tools/pkglink.ts":  "import x from 'linked'\nexport default x\n",
+		"sub/nmlink.ts":     "import x from 'viaLinkedFolder'\nexport default x\n",
+		"tools/lazylink.ts": "const f = () => require('./link')\nexport default f\n",
+		"tools/inlink.ts":   "import { n } from './alias'\nexport default n\n",
+		"tools/real.ts":     "export const n = 1\n",
+	})
+	symlink(t, filepath.Join(parent, "outside.ts"), filepath.Join(root, "tools/link.ts"))
+	symlink(t, filepath.Join(parent, "elsewhere/dir"), filepath.Join(root, "tools/dir"))
+	symlink(t, filepath.Join(parent, "outside.ts"), filepath.Join(root, "tools/entrylink.ts"))
+	symlink(t, filepath.Join(parent, "elsewhere/linked"), filepath.Join(root, "node_modules/linked"))
+	symlink(t, filepath.Join(parent, "elsewhere/nm"), filepath.Join(root, "sub/node_modules"))
+	symlink(t, filepath.Join(root, "tools/real.ts"), filepath.Join(root, "tools/alias.ts"))
 	b := New(nil)
+	// A symlink that stays inside the root is followed.
+	if r, err := b.Bundle(root, "tools/inlink.ts"); err != nil || !strings.Contains(string(r.Code), "n = 1") {
+		t.Fatalf("symlink inside the root: %v", err)
+	}
 	for _, c := range cases {
 		t.Run(c.entry, func(t *testing.T) {
 			_, err := b.Bundle(root, c.entry)
 			if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("err = %v, want one line starting %q", err, c.want)
 			}
+
 		})
 	}
 }
@@ -120,6 +171,28 @@ func TestBundleCache(t *testing.T) {
 	r4, err := New(ext).Bundle(other, "tools/a.ts")
 	if err != nil || r4.Key != r3.Key || string(r4.Code) != string(r3.Code) || ext.gets != before+2 {
 		t.Fatalf("external cache: %v key %s gets %d->%d", err, r4.Key, before, ext.gets)
+	}
+}
+
+// TestBundleKeyNamesEntry: two modules that import each other bundle from
+// the same files, into different scripts with different keys.
+func TestBundleKeyNamesEntry(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"tools/a.ts": "import { b } from './b'\nexport const a = 'A'\nexport default { b }\n",
+		"tools/b.ts": "import { a } from './a'\nexport const b = 'B'\nexport default { a }\n",
+	})
+	b := New(&memCache{m: map[string][]byte{}})
+	ra, err := b.Bundle(root, "tools/a.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := b.Bundle(root, "tools/b.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ra.Key == rb.Key || string(ra.Code) == string(rb.Code) {
+		t.Fatalf("a and b share key %s", ra.Key)
 	}
 }
 

@@ -3,6 +3,7 @@ package bundle
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -33,59 +34,6 @@ var nodeBuiltins = map[string]bool{
 // offered lists the node: modules in messages.
 const offered = "node:fs, node:fs/promises, node:path, node:os, node:crypto, node:url, node:buffer, node:util, node:events"
 
-// selfResolve marks the resolutions the plugin asks esbuild to do itself.
-type selfResolve struct{}
-
-var selfMark = &selfResolve{}
-
-// guard resolves every import: node: modules we offer stay external, the
-// others are refused by name, and anything that resolves outside root (a
-// relative path climbing out, a package found in a node_modules above the
-// project, a symlink out) is refused. root is "" for in-memory sources,
-// which may import node: modules only.
-func guard(root string) api.Plugin {
-	return api.Plugin{Name: pluginName, Setup: func(pb api.PluginBuild) {
-		pb.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			if a.PluginData == selfMark || a.Kind == api.ResolveEntryPoint {
-				return api.OnResolveResult{}, nil
-			}
-			name, isNode := strings.CutPrefix(a.Path, "node:")
-			if isNode || nodeBuiltins[a.Path] || nodeModules[a.Path] {
-				if !nodeModules[name] {
-					return api.OnResolveResult{}, fmt.Errorf("node:%s is not available to tools (they may import %s)", name, offered)
-				}
-				return api.OnResolveResult{Path: "node:" + name, External: true}, nil
-			}
-			bare := isBare(a.Path)
-			if root == "" {
-				return api.OnResolveResult{}, fmt.Errorf("%q cannot be imported here: this module may import node: modules only", a.Path)
-			}
-			r := pb.Resolve(a.Path, api.ResolveOptions{
-				Importer: a.Importer, Namespace: a.Namespace, ResolveDir: a.ResolveDir,
-				Kind: a.Kind, PluginData: selfMark, With: a.With,
-			})
-			if len(r.Errors) > 0 {
-				if bare {
-					return api.OnResolveResult{}, fmt.Errorf("Cannot find package '%s'", packageName(a.Path))
-				}
-				return api.OnResolveResult{Errors: r.Errors}, nil
-			}
-			if r.External || r.Namespace != "file" {
-				return api.OnResolveResult{Path: r.Path, External: r.External, Namespace: r.Namespace}, nil
-			}
-			if !inside(root, r.Path) {
-				if bare {
-					return api.OnResolveResult{}, fmt.Errorf("Cannot find package '%s'", packageName(a.Path))
-				}
-				return api.OnResolveResult{}, fmt.Errorf("%q resolves outside the project root: keep imported files inside the repository", a.Path)
-			}
-			return api.OnResolveResult{Path: r.Path, Namespace: r.Namespace, Suffix: r.Suffix}, nil
-		})
-	}}
-}
-
-const pluginName = "beeuni"
-
 // isBare reports whether an import path names a package rather than a file.
 func isBare(p string) bool {
 	return !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "../") && p != "." && p != ".." &&
@@ -102,10 +50,13 @@ func packageName(p string) string {
 	return parts[0]
 }
 
-// inside reports whether the absolute path p is root or below it.
+// inside reports whether the absolute path p is root or below it; both are
+// clean (as filepath.Clean leaves them, and esbuild hands them).
 func inside(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	if !strings.HasPrefix(p, root) {
+		return false
+	}
+	return len(p) == len(root) || p[len(root)] == filepath.Separator || root == string(filepath.Separator)
 }
 
 // loaders maps the six module extensions (and JSON data) to esbuild loaders.
@@ -115,46 +66,90 @@ var loaders = map[string]api.Loader{
 	".json": api.LoaderJSON,
 }
 
+// resolveExtensions are tried in this order for imports without one.
+var resolveExtensions = []string{".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json"}
+
 // options are the build settings shared by files and in-memory sources.
 // goja runs ES2020 and most later syntax but not async generators,
-// `for await` or `using`: esbuild lowers those, and an error names what
+// `for await`, `using` or `import()` in a script: esbuild lowers those
+// (import() becomes a promise of require()), and an error names what
 // cannot be lowered.
-func options(root string) api.BuildOptions {
+func options(workDir string, plugin api.Plugin) api.BuildOptions {
 	return api.BuildOptions{
 		Bundle:            true,
 		Write:             false,
 		Format:            api.FormatCommonJS,
 		Platform:          api.PlatformNode,
 		Target:            api.ES2020,
-		Supported:         map[string]bool{"async-generator": false, "for-await": false},
+		Supported:         map[string]bool{"async-generator": false, "for-await": false, "dynamic-import": false},
 		Loader:            loaders,
-		ResolveExtensions: []string{".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json"},
+		ResolveExtensions: resolveExtensions,
 		Charset:           api.CharsetUTF8,
 		LogLevel:          api.LogLevelSilent,
-		Metafile:          root != "",
-		AbsWorkingDir:     root,
-		Plugins:           []api.Plugin{guard(root)},
+		AbsWorkingDir:     workDir,
+		Plugins:           []api.Plugin{plugin},
 		Sourcemap:         api.SourceMapNone,
 		TreeShaking:       api.TreeShakingTrue,
 		LegalComments:     api.LegalCommentsNone,
 	}
 }
 
+// Options are the esbuild settings of a bundle, without beeuni's plugin,
+// define and entry: what plain esbuild runs to bundle the same way (the
+// baseline of `beeuni bench bundle`). workDir is the project root.
+func Options(workDir string) api.BuildOptions {
+	o := options(workDir, api.Plugin{})
+	o.Plugins = nil
+	return o
+}
+
 // errorLine turns esbuild's errors into one line a user can act on:
 // `tools/x.ts:3:7: Expected ";" but found "}"`; the column is 1-based, as
-// editors count. A missing package is the bare `Cannot find package 'x'`.
-func errorLine(msgs []api.Message) string {
+// editors count, and ignores the import.meta prefix (metas, by file). A
+// missing package is the bare `Cannot find package 'x'`.
+func errorLine(msgs []api.Message, metas map[string]metaInserted) string {
 	m := msgs[0]
-	text := m.Text
-	if i := strings.IndexByte(text, '\n'); i >= 0 {
-		text = text[:i]
-	}
+	text, _, _ := strings.Cut(m.Text, "\n")
+	text = plainWords(text)
 	line := text
 	if m.Location != nil && !strings.HasPrefix(text, "Cannot find package '") {
-		line = fmt.Sprintf("%s:%d:%d: %s", filepath.ToSlash(m.Location.File), m.Location.Line, m.Location.Column+1, text)
+		loc := *m.Location
+		if ins, ok := metas[filepath.ToSlash(loc.File)]; ok && loc.Line == ins.at.line && loc.Column >= ins.at.col+ins.n {
+			loc.Column -= ins.n
+		}
+		line = fmt.Sprintf("%s:%d:%d: %s", filepath.ToSlash(loc.File), loc.Line, loc.Column+1, text)
 	}
 	if len(msgs) > 1 {
 		line += fmt.Sprintf(" (and %d more errors)", len(msgs)-1)
 	}
 	return line
+}
+
+// tlaHelp replaces esbuild's words for a top-level await. The bundle is a
+// CommonJS script run synchronously at load, which cannot wait.
+const tlaHelp = "Top-level await is not supported in tool modules: move the awaited work into execute(), or into a promise created at import and awaited in execute()"
+
+// plainWords rewrites esbuild's messages that speak its own jargon.
+func plainWords(text string) string {
+	if strings.HasPrefix(text, "Top-level await is ") {
+		return tlaHelp
+	}
+	if spec, ok := unresolved(text); ok && isBare(spec) && !strings.HasPrefix(spec, "#") {
+		return fmt.Sprintf("Cannot find package '%s'", packageName(spec))
+	}
+	return text
+}
+
+// unresolved is the import path of esbuild's `Could not resolve "x"`.
+func unresolved(text string) (string, bool) {
+	rest, ok := strings.CutPrefix(text, "Could not resolve ")
+	if !ok {
+		return "", false
+	}
+	q, err := strconv.QuotedPrefix(rest) // esbuild quotes with Go's %q
+	if err != nil {
+		return "", false
+	}
+	spec, err := strconv.Unquote(q)
+	return spec, err == nil
 }

@@ -1,0 +1,3 @@
+const x = require('nope')
+
+export default { description: 'x', parameters: { type: 'object' }, execute: () => x }
