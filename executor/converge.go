@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -136,8 +137,12 @@ func (e *Executor) dropDir(dir string) {
 }
 
 func (e *Executor) hostOptions() jshost.Options {
+	pol := e.cfg.Policy
+	pol.Private = append(slices.Clone(pol.Private), e.cfg.DataDir) // its releases and workspace are let in by jshost
+	pol.DenyDial = append(slices.Clone(pol.DenyDial), e.addr)
+	pol.HideValues = append(slices.Clone(pol.HideValues), e.cfg.Server.Token)
 	return jshost.Options{Bundler: e.bundler, Logger: e.cfg.Logger, DefaultTimeout: e.cfg.DefaultTimeout,
-		TempDir: os.TempDir(), Directory: e.cfg.Workspace}
+		TempDir: os.TempDir(), Directory: e.cfg.Workspace, Policy: pol, MaxMemory: e.cfg.MaxMemory, CallMemory: e.cfg.CallMemory}
 }
 
 // converge makes the release d points at the served one. A pointer that

@@ -18,6 +18,7 @@ import (
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/loader"
 	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/loader/jshost/policy"
 	"github.com/beeuni/beeuni/store"
 )
 
@@ -61,12 +62,16 @@ type Config struct {
 	// Server configures the HTTP API; its Secrets is filled in here.
 	Server         Options
 	DefaultTimeout time.Duration // a call's deadline unless the module exports timeout
-	ReportEvery    time.Duration
-	Logger         *slog.Logger
-	// Protect adds files and folders tool code must never reach to
-	// ProtectedPaths (beeuni up: the controller's and NATS's data folders;
-	// the trust key file).
-	Protect []string
+	// Policy is what tools may reach (package jshost/policy): the
+	// operator's --fs-read and --fs-write, beeuni's other state and
+	// listeners. The executor adds its own data folder, API address and
+	// token.
+	Policy policy.Config
+	// MaxMemory and CallMemory bound the JS heaps (--max-memory,
+	// --call-memory); 0 is jshost's default.
+	MaxMemory, CallMemory uint64
+	ReportEvery           time.Duration
+	Logger                *slog.Logger
 	// Failpoint, when set, is called at each step of converging ("fetch",
 	// "laid-out", "loaded", "switched", "persisted"): crash tests kill the
 	// process there to prove every step restarts into a consistent state.
@@ -187,9 +192,6 @@ func NewExecutor(cfg Config) (*Executor, error) {
 	if cfg.OpencodeDir != "" && cfg.Harness == loader.HarnessDefault {
 		so.OnSwitch = newOpencodePlugin(cfg.OpencodeDir, cfg.ID, so.Token != "", cfg.Logger).switched
 	}
-	// context.env starts from the executor's environment, less beeuni's
-	// own credentials.
-	so.Env = withoutSecrets(so.Env)
 	if e.srv, err = NewServer(so); err != nil {
 		db.Close()
 		return nil, err

@@ -8,11 +8,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/beeuni/beeuni/loader"
 	"github.com/beeuni/beeuni/loader/bundle"
 	"github.com/beeuni/beeuni/loader/jshost"
+	"github.com/beeuni/beeuni/loader/jshost/policy"
 )
 
 // toolsCall is `beeuni tools call NAME [--args JSON|-] [--agent A] [--session S]`:
@@ -69,7 +71,7 @@ func (a *app) toolsCall(ctx context.Context, args []string) int {
 	// The tool's console output is shown; the load-failure record is not,
 	// since the failure is printed below as the command's error.
 	logger := slog.New(dropMessage{slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}), loadFailedMsg})
-	set := jshost.Load(ctx, spec, jshost.Options{Root: root, Logger: logger, Bundler: bundle.New(nil)})
+	set := jshost.Load(ctx, spec, jshost.Options{Root: root, Logger: logger, Bundler: bundle.New(nil), Policy: localPolicy(root)})
 	defer set.Close()
 	for _, f := range set.Failures() {
 		a.errorf(nil, "tool %s (%s) did not load: %s", f.Name, f.Source, f.Reason)
@@ -132,6 +134,13 @@ func (a *app) callArgs(v string) (json.RawMessage, error) {
 		return nil, fmt.Errorf("--args must be a JSON object such as '{\"query\": \"beeuni\"}'")
 	}
 	return data, nil
+}
+
+// localPolicy is the file policy of tools run on the user's own tree: the
+// tree is the workspace; a `beeuni up` data folder in it (its signing
+// key, NATS, the executor's cache) is beeuni's own state.
+func localPolicy(root string) policy.Config {
+	return policy.Config{Private: []string{filepath.Join(root, ".beeuni")}}
 }
 
 // environ is the process environment as context.env sees it.

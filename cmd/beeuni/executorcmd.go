@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"flag"
 	"os"
 	"path/filepath"
 	"time"
@@ -18,15 +19,14 @@ type executorFlags struct {
 	token       string
 	timeout     time.Duration
 	opencodeDir string
+	tools       toolFlags
 }
 
-func (a *app) addExecutorFlags(fl interface {
-	StringVar(*string, string, string, string)
-	DurationVar(*time.Duration, string, time.Duration, string)
-}, f *executorFlags) {
+func (a *app) addExecutorFlags(fl *flag.FlagSet, f *executorFlags) {
 	fl.StringVar(&f.harness, "harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
 	fl.StringVar(&f.token, "token", a.getenv(executor.EnvToken), "require Authorization: Bearer TOKEN on every route but /healthz (env "+executor.EnvToken+"; BEEUNI_TOKEN is the Beeuni API token tools read, not this)")
 	fl.DurationVar(&f.timeout, "timeout", 60*time.Second, "a tool call's deadline unless its module exports timeout")
+	addToolFlags(fl, &f.tools)
 	fl.StringVar(&f.opencodeDir, "opencode-dir", a.getenv("BEEUNI_OPENCODE_DIR"),
 		"on the default harness, the opencode config folder the plugin is written to, as "+executor.OpencodePluginFile+" (default: the checkout's .opencode; off: write none) (env BEEUNI_OPENCODE_DIR)")
 }
@@ -49,7 +49,7 @@ func (f *executorFlags) opencodeFolder(workspace string) string {
 
 // executorCmd is `beeuni executor`: one sandbox executor.
 func (a *app) executorCmd(ctx context.Context, args []string) int {
-	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--dir CHECKOUT] [--harness experimental|default] [--trust-key FILE] [--token T] [--opencode-dir DIR] [--nats URL] [--project NAME]"
+	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--dir CHECKOUT] [--harness experimental|default] [--trust-key FILE] [--token T] [--opencode-dir DIR] [--nats URL] [--project NAME] [--max-memory BYTES] [--call-memory BYTES] [--fs-read PATHS] [--fs-write PATHS]"
 	fl := a.newFlags("executor", usage)
 	var nf netFlags
 	a.addNetFlags(fl, &nf)
@@ -87,20 +87,24 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	var pub ed25519.PublicKey
-	var protect []string
 	if *trust != "" {
-		protect = append(protect, *trust)
 		if pub, err = release.LoadPublicKey(*trust); err != nil {
 			a.errorf(nil, "--trust-key: %v", err)
 			return exitFailure
 		}
+	}
+	pol, err := ef.tools.policy(absPaths(*trust), natsAddrs(nf.natsURL), ef.token)
+	if err != nil {
+		a.errorf(nil, "%v", err)
+		return exitUsage
 	}
 	log := a.newLogger()
 	if pub == nil {
 		log.Warn("no --trust-key: release signatures are not checked (content digests still are)")
 	}
 	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, ws), DataDir: *data, Workspace: ws, Harness: h, OpencodeDir: ef.opencodeFolder(ws),
-		TrustKey: pub, Protect: protect, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: a.failpoint(),
+		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: a.failpoint(),
+		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory),
 		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()}})
 	if err != nil {
 		a.errorf(nil, "%v", err)

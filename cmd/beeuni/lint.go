@@ -74,7 +74,7 @@ func (a *app) toolsLint(ctx context.Context, args []string) int {
 // provider would reject are warnings: the release still works, but a
 // provider request carrying the tool would fail.
 func loadAndLint(ctx context.Context, root string, p *loader.Project) []loader.Finding {
-	set := jshost.Load(ctx, p.Specs(), jshost.Options{Root: root, Logger: slog.New(slog.DiscardHandler), Bundler: bundle.New(nil)})
+	set := jshost.Load(ctx, p.Specs(), jshost.Options{Root: root, Logger: slog.New(slog.DiscardHandler), Bundler: bundle.New(nil), Policy: localPolicy(root)})
 	defer set.Close()
 	var out []loader.Finding
 	for _, f := range set.Failures() {

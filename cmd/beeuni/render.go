@@ -121,7 +121,7 @@ func (a *app) schemaTools(ctx context.Context, pc *projectCmd, agent string) ([]
 			specs = append(specs, s)
 		}
 	}
-	set := jshost.Load(ctx, specs, jshost.Options{Root: root, Logger: slog.New(slog.DiscardHandler), Bundler: bundle.New(nil)})
+	set := jshost.Load(ctx, specs, jshost.Options{Root: root, Logger: slog.New(slog.DiscardHandler), Bundler: bundle.New(nil), Policy: localPolicy(root)})
 	defer set.Close()
 	var tools []schema.Tool
 	for _, t := range set.Tools() {

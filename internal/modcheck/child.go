@@ -3,11 +3,9 @@ package modcheck
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"path/filepath"
 	"sync"
 
@@ -27,9 +25,6 @@ const maxRequest = 16 << 20
 
 // zoneinfo is read by Date and Intl; nothing else outside the release is.
 var systemReads = []string{"/usr/share/zoneinfo"}
-
-// errNoNetwork is what fetch answers in the check process.
-var errNoNetwork = errors.New("the network is not reachable while the controller checks modules: fetch in execute, not at import")
 
 // Serve is the body of `beeuni internal check`: read one request from
 // stdin, confine this process, load every module, and write one line per
@@ -64,8 +59,8 @@ func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	out.write(line{Confined: confine.KernelABI()})
 
 	opts := jshost.Options{Root: req.Root, Directory: req.Root, TempDir: req.Temp, Bundler: bundle.New(nil),
-		Logger: slog.New(slog.DiscardHandler), PoolSize: 1, MaxHeapBytes: req.MemoryBytes / 2,
-		HTTPClient: &http.Client{Transport: refuseAll{}}}
+		Logger: slog.New(slog.DiscardHandler), PoolSize: 1,
+		MaxMemory: req.MemoryBytes / 2, CallMemory: req.MemoryBytes / 2}
 	// All at once: a module that never finishes holds up no other.
 	var wg sync.WaitGroup
 	for _, s := range req.Specs {
@@ -98,9 +93,3 @@ func (l *lineWriter) write(v line) {
 	defer l.mu.Unlock()
 	_, _ = l.w.Write(append(b, '\n'))
 }
-
-// refuseAll is the check process's HTTP transport: Landlock refuses TCP
-// already; this says why instead of "permission denied".
-type refuseAll struct{}
-
-func (refuseAll) RoundTrip(*http.Request) (*http.Response, error) { return nil, errNoNetwork }

@@ -36,26 +36,80 @@ func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (
 		}
 		return Result{Output: err.Error(), IsError: true}, nil
 	}
-	out, isErr, healthy := w.call(cctx, args, cc, p.watch, stopped)
+	// JS runs on the worker's goroutine, so the call answers within
+	// killGrace of a stop even when the runtime is stuck in a builtin's
+	// Go loop, which no interrupt reaches.
+	g := newGuard(w.vm, p.tool.Name)
+	done := make(chan outcome, 1)
+	w.jobs <- func() { done <- w.call(cctx, g, args, cc, p.watch, stopped) }
+	o, ok := awaitGuarded(g, done)
+	if !ok {
+		// Thrown away when it returns; it keeps its pool slot till then,
+		// so stuck runtimes cannot pile up beyond the pool's size.
+		p.discarded.Add(1)
+		go func() {
+			<-done
+			w.discard()
+			p.release()
+			if g.memory.Load() {
+				freeMemory()
+			}
+		}()
+		return Result{Output: g.reason().Error(), IsError: true}, nil
+	}
 	// Back in the pool before the slot is free: a caller that takes the slot
 	// then finds this runtime instead of making a new one.
-	if healthy {
+	if o.healthy {
 		p.put(w)
 	} else {
+		p.discarded.Add(1)
 		w.discard()
 	}
 	p.release()
-	if isErr {
-		return Result{Output: out, IsError: true}, nil
+	if g.memory.Load() {
+		w = nil
+		freeMemory()
 	}
-	return spill(p.h.opts.TempDir, p.tool.Name, out), nil
+	if o.isErr {
+		return Result{Output: o.out, IsError: true}, nil
+	}
+	return spill(p.h.opts.TempDir, p.tool.Name, o.out), nil
+}
+
+// killGrace is how long a stopped runtime has to give control back before
+// its call is answered without it: an interrupt reaches JS at its next
+// instruction, a builtin running in Go only when it returns.
+const killGrace = 500 * time.Millisecond
+
+// awaitGuarded waits for done; once g is killed, for killGrace at most
+// (false: the work is still running and must be abandoned).
+func awaitGuarded[T any](g *guard, done <-chan T) (T, bool) {
+	select {
+	case v := <-done:
+		return v, true
+	case <-g.dead:
+	}
+	t := time.NewTimer(killGrace)
+	defer t.Stop()
+	select {
+	case v := <-done:
+		return v, true
+	case <-t.C:
+		var zero T
+		return zero, false
+	}
+}
+
+// outcome is what a call on a runtime answered; healthy is false when the
+// runtime must not be reused.
+type outcome struct {
+	out            string
+	isErr, healthy bool
 }
 
 // call runs execute(args, context), awaiting a promise on the event loop.
-// healthy is false when the runtime must not be reused.
-func (w *worker) call(cctx context.Context, args json.RawMessage, cc CallContext, watch *watchdog, stopped func() string) (out string, isErr, healthy bool) {
+func (w *worker) call(cctx context.Context, g *guard, args json.RawMessage, cc CallContext, watch *watchdog, stopped func() string) outcome {
 	vm := w.vm
-	g := newGuard(vm)
 	watch.enter(g)
 	defer watch.leave(g)
 	// At the deadline the signal aborts (below, on the loop); a call still
@@ -76,7 +130,9 @@ func (w *worker) call(cctx context.Context, args json.RawMessage, cc CallContext
 		gmu.Unlock()
 	}()
 
+	g.busy(true)
 	v, c, err := w.start(args, cc)
+	g.busy(false)
 	if err == nil {
 		if pr, ok := asPromise(v); ok {
 			v, err = w.await(cctx, g, pr, c)
@@ -85,22 +141,22 @@ func (w *worker) call(cctx context.Context, args json.RawMessage, cc CallContext
 	why := g.finish()
 	w.rt.Loop.Reset()
 	if why != nil {
-		return why.Error(), true, false
+		return outcome{why.Error(), true, false}
 	}
 	if err != nil {
 		var ex *goja.Exception
 		var rej *rejection
-		healthy = errors.As(err, &ex) || errors.As(err, &rej)
+		healthy := errors.As(err, &ex) || errors.As(err, &rej)
 		if cctx.Err() != nil {
-			return stopped(), true, healthy
+			return outcome{stopped(), true, healthy}
 		}
-		return errorText(vm, err), true, healthy
+		return outcome{errorText(vm, err), true, healthy}
 	}
 	s, err := w.output(v)
 	if err != nil {
-		return errorText(vm, err), true, true
+		return outcome{errorText(vm, err), true, true}
 	}
-	return s, false, true
+	return outcome{s, false, true}
 }
 
 // start calls execute with the parsed args and a fresh context object.
@@ -120,7 +176,10 @@ func (w *worker) await(cctx context.Context, g *guard, pr *goja.Promise, c *call
 	for pr.State() == goja.PromiseStatePending {
 		select {
 		case <-w.rt.Loop.Wake():
-			if err := w.rt.Loop.Run(); err != nil {
+			g.busy(true)
+			err := w.rt.Loop.Run()
+			g.busy(false)
+			if err != nil {
 				return nil, err
 			}
 		case <-done:

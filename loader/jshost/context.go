@@ -54,8 +54,11 @@ func (c *callContext) getEnv(goja.FunctionCall) goja.Value {
 	if c.envV == nil {
 		vm := c.w.vm
 		env := vm.NewObject()
+		pol := c.w.h.policy
 		for k, v := range c.env {
-			_ = env.Set(k, v)
+			if pol.EnvVisible(k, v) {
+				_ = env.Set(k, v)
+			}
 		}
 		c.envV = env
 		c.settle("env", env)

@@ -11,21 +11,22 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"os"
 	"runtime"
 	"sync"
 	"time"
 
 	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/loader/jshost/policy"
 )
 
 // Defaults for Options left zero.
 const (
-	DefaultTimeout      = 60 * time.Second
-	DefaultMaxHeapBytes = 2 << 30 // the watchdog stops calls past 2 GiB of heap
-	maxCallDepth        = 4000    // JS frames; deeper recursion throws RangeError
-	abortGrace          = 250 * time.Millisecond
+	DefaultTimeout    = 60 * time.Second
+	DefaultMaxMemory  = 1 << 30   // --max-memory: every call's heap together
+	DefaultCallMemory = 256 << 20 // --call-memory: one call's
+	maxCallDepth      = 4000      // JS frames; deeper recursion throws RangeError
+	abortGrace        = 250 * time.Millisecond
 )
 
 // ErrNotLoaded is returned by Call for a name that is not loaded.
@@ -49,11 +50,18 @@ type Options struct {
 	Directory      string
 	TempDir        string          // where spilled output goes (default os.TempDir())
 	DefaultTimeout time.Duration   // default 60s
-	MaxHeapBytes   uint64          // heap watchdog limit (0: DefaultMaxHeapBytes)
 	PoolSize       int             // runtimes per tool at most (0: 2*GOMAXPROCS)
 	Logger         *slog.Logger    // nil: slog.Default()
 	Bundler        *bundle.Bundler // shared across sets so unchanged modules are not bundled again
-	HTTPClient     *http.Client    // for fetch (nil: a default with timeouts)
+	// Policy is what the operator decides about what tools reach (see
+	// package policy): beeuni's own state, --fs-read and --fs-write, the
+	// addresses beeuni listens on, hidden variables. Load adds the
+	// workspace (Directory) and TempDir as writable, and Root as
+	// read-only when it is not the Directory (the release folder).
+	Policy policy.Config
+	// MaxMemory bounds the heap of all calls together (--max-memory) and
+	// CallMemory one call's (--call-memory); 0 is the default.
+	MaxMemory, CallMemory uint64
 }
 
 // Tool is a loaded tool as the model sees it.
@@ -110,7 +118,7 @@ func Load(ctx context.Context, specs []Spec, opts Options) *Set {
 	opts = withDefaults(opts)
 	s := &Set{opts: opts, pools: map[string]*pool{}}
 	s.host = newHost(opts)
-	s.watch = newWatchdog(opts.MaxHeapBytes, opts.Logger)
+	s.watch = newWatchdog(opts.MaxMemory, opts.CallMemory, opts.Logger)
 	type outcome struct {
 		tool Tool
 		pool *pool
@@ -120,6 +128,10 @@ func Load(ctx context.Context, specs []Spec, opts Options) *Set {
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for i, spec := range specs {
+		if s.host.err != nil {
+			outs[i].err = s.host.err
+			continue
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -163,9 +175,13 @@ func withDefaults(o Options) Options {
 	if o.DefaultTimeout <= 0 {
 		o.DefaultTimeout = DefaultTimeout
 	}
-	if o.MaxHeapBytes == 0 {
-		o.MaxHeapBytes = DefaultMaxHeapBytes
+	if o.MaxMemory == 0 {
+		o.MaxMemory = DefaultMaxMemory
 	}
+	if o.CallMemory == 0 {
+		o.CallMemory = DefaultCallMemory
+	}
+	o.CallMemory = min(o.CallMemory, o.MaxMemory)
 	if o.PoolSize <= 0 {
 		o.PoolSize = 2 * runtime.GOMAXPROCS(0)
 	}
@@ -174,15 +190,6 @@ func withDefaults(o Options) Options {
 	}
 	if o.Bundler == nil {
 		o.Bundler = bundle.New(nil)
-	}
-	if o.HTTPClient == nil {
-		o.HTTPClient = &http.Client{Timeout: 5 * time.Minute, Transport: &http.Transport{
-			Proxy:                 http.ProxyFromEnvironment,
-			TLSHandshakeTimeout:   10 * time.Second,
-			ResponseHeaderTimeout: 2 * time.Minute,
-			IdleConnTimeout:       90 * time.Second,
-			MaxIdleConnsPerHost:   8,
-		}}
 	}
 	return o
 }
@@ -234,6 +241,17 @@ func (s *Set) Call(ctx context.Context, name string, args json.RawMessage, cc Ca
 }
 
 func notJSONSpace(r rune) bool { return r != ' ' && r != '\t' && r != '\n' && r != '\r' }
+
+// Discarded is how many runtimes the set has thrown away instead of
+// reusing them: after a timeout, an interrupt, a memory stop or an error
+// that was not the module's own throw.
+func (s *Set) Discarded() uint64 {
+	var n uint64
+	for _, p := range s.pools {
+		n += p.discarded.Load()
+	}
+	return n
+}
 
 // Close frees the runtimes; calls already running finish first.
 func (s *Set) Close() {

@@ -134,7 +134,11 @@ func (w *worker) describe(defaultTimeout time.Duration) (*meta, error) {
 		return nil, errors.New("execute must be a function: execute(args, context) returns the output")
 	}
 	m := &meta{description: desc, parameters: raw}
-	if tv := d.Get("timeout"); tv != nil && !goja.IsUndefined(tv) && !goja.IsNull(tv) {
+	tv := d.Get("timeout")
+	if tv == nil || goja.IsUndefined(tv) {
+		tv = w.namedTimeout // export const timeout = N
+	}
+	if tv != nil && !goja.IsUndefined(tv) && !goja.IsNull(tv) {
 		ms := tv.ToFloat()
 		if _, isNum := tv.Export().(int64); !isNum {
 			if _, isF := tv.Export().(float64); !isF {

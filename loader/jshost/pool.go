@@ -3,6 +3,7 @@ package jshost
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 )
@@ -15,6 +16,8 @@ type pool struct {
 	prog  *goja.Program
 	watch *watchdog
 	slots chan struct{}
+
+	discarded atomic.Uint64 // runtimes thrown away (stopped, broken, abandoned)
 
 	mu     sync.Mutex
 	idle   []*worker
@@ -35,6 +38,9 @@ func (p *pool) get(ctx context.Context) (*worker, error) {
 	p.mu.Lock()
 	if n := len(p.idle); n > 0 {
 		w := p.idle[n-1]
+		// Cleared, not only cut off: the array would keep the runtime (and
+		// all it holds) alive after it is thrown away.
+		p.idle[n-1] = nil
 		p.idle = p.idle[:n-1]
 		p.mu.Unlock()
 		return w, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -21,27 +22,62 @@ type worker struct {
 	vm                       *goja.Runtime
 	rt                       *rt.Runtime // the platforms' bindings and the event loop
 	export                   *goja.Object
+	namedTimeout             goja.Value // `export const timeout = N`, beside the default export
 	execute                  goja.Callable
 	jsonParse, jsonStringify goja.Callable
 	abortCtor                goja.Value    // the web platform's AbortController, once a call needs it
 	lazySet                  [2]goja.Value // setters of context.env and context.signal
+
+	// JS runs on the worker's own goroutine, handed work through jobs:
+	// the caller can answer without it when it is stuck in a builtin, and
+	// its stack grows to what goja needs once (a goroutine per call grew
+	// it at every call: half a trivial call's time).
+	jobs      chan func()
+	discarded sync.Once
 }
 
 // guard ends one piece of JS work from outside: kill interrupts the
 // runtime and wakes a loop waiting for a promise. Once finished, kill is a
-// no-op, so an interrupt never leaks into the runtime's next call.
+// no-op, so an interrupt never leaks into the runtime's next call. It
+// keeps what the watchdog attributes memory by: the heap the work started
+// at and how long its JS has run.
 type guard struct {
 	vm      *goja.Runtime
+	tool    string
 	started time.Time
 	dead    chan struct{}
+
+	base      atomic.Uint64 // the heap when the work started (watchdog)
+	busyNanos atomic.Int64  // JS run time before busySince
+	busySince atomic.Int64  // when JS started running (unix ns), 0 while waiting
+	memory    atomic.Bool   // the watchdog stopped it for memory
 
 	mu     sync.Mutex
 	done   bool
 	killed error
 }
 
-func newGuard(vm *goja.Runtime) *guard {
-	return &guard{vm: vm, started: time.Now(), dead: make(chan struct{})}
+func newGuard(vm *goja.Runtime, tool string) *guard {
+	return &guard{vm: vm, tool: tool, started: time.Now(), dead: make(chan struct{})}
+}
+
+// busy marks the start (true) or end (false) of a stretch of JS.
+func (g *guard) busy(on bool) {
+	now := time.Now().UnixNano()
+	if on {
+		g.busySince.Store(now)
+	} else if s := g.busySince.Swap(0); s != 0 {
+		g.busyNanos.Add(now - s)
+	}
+}
+
+// busyFor is how long the work's JS has run so far.
+func (g *guard) busyFor() time.Duration {
+	d := g.busyNanos.Load()
+	if s := g.busySince.Load(); s != 0 {
+		d += time.Now().UnixNano() - s
+	}
+	return time.Duration(d)
 }
 
 func (g *guard) kill(err error) {
@@ -55,11 +91,21 @@ func (g *guard) kill(err error) {
 	g.vm.Interrupt(err)
 }
 
-// finish ends the guard and returns why it was killed, if it was.
+// reason is why the guard was killed (nil if it was not).
+func (g *guard) reason() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.killed
+}
+
+// finish ends the guard and returns why it was killed, if it was. The
+// guard lets go of the runtime: the watchdog may hold a guard a little
+// longer, and must not keep a stopped runtime's heap alive.
 func (g *guard) finish() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.done = true
+	g.vm = nil
 	return g.killed
 }
 
@@ -74,20 +120,42 @@ func (g *guard) isKilled() bool {
 func newWorker(ctx context.Context, h *host, tool string, prog *goja.Program, watch *watchdog) (*worker, error) {
 	vm := goja.New()
 	vm.SetMaxCallStackSize(maxCallDepth)
-	w := &worker{h: h, tool: tool, vm: vm}
+	w := &worker{h: h, tool: tool, vm: vm, jobs: make(chan func())}
 	if err := w.setup(); err != nil {
 		return nil, fmt.Errorf("set up the JS host: %w", err)
 	}
+	go func() {
+		for f := range w.jobs {
+			f()
+		}
+	}()
 	ictx, cancel := context.WithTimeout(ctx, h.opts.DefaultTimeout)
 	defer cancel()
-	g := newGuard(vm)
+	g := newGuard(vm, tool)
 	watch.enter(g)
 	stop := context.AfterFunc(ictx, func() { g.kill(errImportTimeout) })
-	err := w.evaluate(prog)
+	done := make(chan error, 1)
+	w.jobs <- func() {
+		g.busy(true)
+		err := w.evaluate(prog)
+		g.busy(false)
+		done <- err
+	}
+	err, ok := awaitGuarded(g, done)
 	stop()
-	watch.leave(g)
+	if !ok { // stuck in a builtin's Go loop: thrown away when it returns
+		go func() {
+			<-done
+			watch.leave(g)
+			w.discard()
+		}()
+	} else {
+		watch.leave(g)
+	}
 	if why := g.finish(); why != nil {
-		w.discard()
+		if ok {
+			w.discard()
+		}
 		if errors.Is(why, errImportTimeout) {
 			why = fmt.Errorf("the module did not finish evaluating within %s", human(h.opts.DefaultTimeout))
 		}
@@ -136,6 +204,7 @@ func (w *worker) evaluate(prog *goja.Program) error {
 		if !ok {
 			return errors.New("no default export: write `export default { description, parameters, execute }`")
 		}
+		w.namedTimeout = m.Get("timeout")
 		m = obj
 	}
 	w.export = m
@@ -144,8 +213,16 @@ func (w *worker) evaluate(prog *goja.Program) error {
 	return nil
 }
 
-// discard drops the runtime's timers; the runtime is garbage after this.
-func (w *worker) discard() { w.rt.Loop.Reset() }
+// discard drops the runtime's timers and ends its goroutine (once the
+// job it runs, if any, returns); the runtime is garbage after this.
+func (w *worker) discard() {
+	w.discarded.Do(func() {
+		w.rt.Loop.Reset()
+		if w.jobs != nil {
+			close(w.jobs)
+		}
+	})
+}
 
 // errorText is the message of a JS error (rt.ErrorText), or of the value
 // a promise rejected with.

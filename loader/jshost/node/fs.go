@@ -2,7 +2,9 @@ package node
 
 import (
 	"errors"
+	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/buffer"
 
+	"github.com/beeuni/beeuni/loader/jshost/policy"
 	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
@@ -30,28 +33,35 @@ func fsPromisesModule(r *rt.Runtime) goja.Value {
 // the checkout.
 type fsys struct{ r *rt.Runtime }
 
-// syncModule is node:fs's synchronous API on the real file system.
+// syncModule is node:fs's synchronous API on the real file system. Every
+// operation asks the host's policy first (fsys.path) and acts on the
+// path it answers; the callback and promise forms are made from these.
 func (f fsys) syncModule() *goja.Object {
 	vm := f.r.VM
 	o := vm.NewObject()
 	set := func(name string, fn any) { _ = o.Set(name, fn) }
-	p := func(v goja.Value) string { return f.fsPath(v) }
-	set("existsSync", func(v goja.Value) bool {
-		_, err := os.Stat(p(v))
+	read := func(v goja.Value, syscall string) string { return f.path(v, policy.Read, syscall) }
+	write := func(v goja.Value, syscall string) string { return f.path(v, policy.Write, syscall) }
+	set("existsSync", func(v goja.Value) (ok bool) {
+		defer func() {
+			if recover() != nil {
+				ok = false // Node answers false for a path it may not look at
+			}
+		}()
+		_, err := os.Stat(read(v, "access"))
 		return err == nil
 	})
 	set("readFileSync", func(v, opts goja.Value) goja.Value {
-		name := p(v)
-		b, err := os.ReadFile(name)
-		f.fsCheck(err, "open", name)
+		name := read(v, "open")
+		b := f.readFile(name)
 		if enc := encodingOf(vm, opts); enc != nil {
 			return buffer.EncodeBytes(vm, b, enc)
 		}
 		return buffer.WrapBytes(vm, b)
 	})
-	write := func(flag int) func(v, data, opts goja.Value) {
+	writeFile := func(flag int) func(v, data, opts goja.Value) {
 		return func(v, data, opts goja.Value) {
-			name := p(v)
+			name := write(v, "open")
 			enc := encodingOf(vm, opts)
 			if enc == nil {
 				enc = goja.Undefined()
@@ -66,10 +76,10 @@ func (f fsys) syncModule() *goja.Object {
 			f.fsCheck(err, "write", name)
 		}
 	}
-	set("writeFileSync", write(os.O_WRONLY|os.O_CREATE|os.O_TRUNC))
-	set("appendFileSync", write(os.O_WRONLY|os.O_CREATE|os.O_APPEND))
+	set("writeFileSync", writeFile(os.O_WRONLY|os.O_CREATE|os.O_TRUNC))
+	set("appendFileSync", writeFile(os.O_WRONLY|os.O_CREATE|os.O_APPEND))
 	set("mkdirSync", func(v, opts goja.Value) goja.Value {
-		name := p(v)
+		name := f.path(v, policy.Write|policy.NoFollow, "mkdir")
 		if optBool(vm, opts, "recursive") {
 			first := firstMissing(name)
 			f.fsCheck(os.MkdirAll(name, 0o755), "mkdir", name)
@@ -82,9 +92,10 @@ func (f fsys) syncModule() *goja.Object {
 		return goja.Undefined()
 	})
 	set("readdirSync", func(v, opts goja.Value) goja.Value {
-		name := p(v)
+		name := read(v, "scandir")
 		ents, err := os.ReadDir(name)
 		f.fsCheck(err, "scandir", name)
+		f.r.Alloc(int64(len(ents)) * 64)
 		if !optBool(vm, opts, "withFileTypes") {
 			names := make([]any, len(ents))
 			for i, e := range ents {
@@ -100,12 +111,14 @@ func (f fsys) syncModule() *goja.Object {
 	})
 	stat := func(follow bool) func(v, opts goja.Value) goja.Value {
 		return func(v, opts goja.Value) goja.Value {
-			name := p(v)
 			var fi os.FileInfo
 			var err error
+			var name string
 			if follow {
+				name = read(v, "stat")
 				fi, err = os.Stat(name)
 			} else {
+				name = f.path(v, policy.Read|policy.NoFollow, "lstat")
 				fi, err = os.Lstat(name)
 			}
 			if err != nil && errors.Is(err, fs.ErrNotExist) && optHas(vm, opts, "throwIfNoEntry") && !optBool(vm, opts, "throwIfNoEntry") {
@@ -117,8 +130,9 @@ func (f fsys) syncModule() *goja.Object {
 	}
 	set("statSync", stat(true))
 	set("lstatSync", stat(false))
+	// Removing or moving a folder acts on all it holds: policy.Tree.
 	set("rmSync", func(v, opts goja.Value) {
-		name := p(v)
+		name := f.path(v, policy.Write|policy.NoFollow|policy.Tree, "rm")
 		fi, err := os.Lstat(name)
 		if err != nil {
 			if optBool(vm, opts, "force") && errors.Is(err, fs.ErrNotExist) {
@@ -128,7 +142,7 @@ func (f fsys) syncModule() *goja.Object {
 		}
 		if fi.IsDir() {
 			if !optBool(vm, opts, "recursive") {
-				f.fsThrow("ERR_FS_EISDIR", "Path is a directory: rm returned EISDIR (is a directory) "+name, "rm", name)
+				panic(f.r.NodeError("ERR_FS_EISDIR", 0, "Path is a directory: rm returned EISDIR (is a directory) "+name, "rm", name))
 			}
 			f.fsCheck(os.RemoveAll(name), "rm", name)
 			return
@@ -136,47 +150,71 @@ func (f fsys) syncModule() *goja.Object {
 		f.fsCheck(os.Remove(name), "rm", name)
 	})
 	set("rmdirSync", func(v, opts goja.Value) {
-		name := p(v)
+		name := f.path(v, policy.Write|policy.NoFollow|policy.Tree, "rmdir")
 		if optBool(vm, opts, "recursive") {
 			f.fsCheck(os.RemoveAll(name), "rmdir", name)
 			return
 		}
 		f.fsCheck(syscall.Rmdir(name), "rmdir", name)
 	})
-	set("unlinkSync", func(v goja.Value) { name := p(v); f.fsCheck(syscall.Unlink(name), "unlink", name) })
-	set("renameSync", func(a, b goja.Value) { from := p(a); f.fsCheck(os.Rename(from, p(b)), "rename", from) })
+	set("unlinkSync", func(v goja.Value) {
+		name := f.path(v, policy.Write|policy.NoFollow, "unlink")
+		f.fsCheck(syscall.Unlink(name), "unlink", name)
+	})
+	set("renameSync", func(a, b goja.Value) {
+		from := f.path(a, policy.Write|policy.NoFollow|policy.Tree, "rename")
+		to := f.path(b, policy.Write|policy.NoFollow|policy.Tree, "rename")
+		f.fsCheck(os.Rename(from, to), "rename", from)
+	})
 	set("copyFileSync", func(a, b goja.Value) {
-		from, to := p(a), p(b)
-		data, err := os.ReadFile(from)
+		from := read(a, "copyfile")
+		to := write(b, "copyfile")
+		data := f.readFile(from)
+		fi, err := os.Stat(from)
 		f.fsCheck(err, "copyfile", from)
-		fi, _ := os.Stat(from)
 		f.fsCheck(os.WriteFile(to, data, fi.Mode().Perm()), "copyfile", to)
 	})
-	set("accessSync", func(v goja.Value) { name := p(v); _, err := os.Stat(name); f.fsCheck(err, "access", name) })
+	set("accessSync", func(v, mode goja.Value) {
+		a := policy.Read
+		if m := mode; m != nil && !goja.IsUndefined(m) && m.ToInteger()&2 != 0 {
+			a = policy.Write // W_OK
+		}
+		name := f.path(v, a, "access")
+		_, err := os.Stat(name)
+		f.fsCheck(err, "access", name)
+	})
 	set("realpathSync", func(v goja.Value) string {
-		name := p(v)
+		name := read(v, "realpath")
 		r, err := filepath.EvalSymlinks(name)
 		f.fsCheck(err, "realpath", name)
 		return r
 	})
 	set("mkdtempSync", func(prefix string) string {
 		full := f.fsPath(vm.ToValue(prefix))
-		d, err := os.MkdirTemp(filepath.Dir(full), filepath.Base(full)+"*")
+		dir := f.path(vm.ToValue(filepath.Dir(full)), policy.Write, "mkdtemp")
+		d, err := os.MkdirTemp(dir, filepath.Base(full)+"*")
 		f.fsCheck(err, "mkdtemp", full)
 		return d
 	})
 	set("chmodSync", func(v goja.Value, mode int64) {
-		name := p(v)
+		name := write(v, "chmod")
 		f.fsCheck(os.Chmod(name, os.FileMode(mode)), "chmod", name)
 	})
 	set("utimesSync", func(v goja.Value, at, mt float64) {
-		name := p(v)
+		name := write(v, "utime")
 		f.fsCheck(os.Chtimes(name, time.UnixMilli(int64(at*1000)), time.UnixMilli(int64(mt*1000))), "utime", name)
 	})
-	set("truncateSync", func(v goja.Value, n int64) { name := p(v); f.fsCheck(os.Truncate(name, n), "open", name) })
-	set("symlinkSync", func(target string, v goja.Value) { name := p(v); f.fsCheck(os.Symlink(target, name), "symlink", name) })
+	set("truncateSync", func(v goja.Value, n int64) {
+		name := write(v, "open")
+		f.r.Alloc(n)
+		f.fsCheck(os.Truncate(name, n), "open", name)
+	})
+	set("symlinkSync", func(target string, v goja.Value) {
+		name := f.path(v, policy.Write|policy.NoFollow, "symlink")
+		f.fsCheck(os.Symlink(target, name), "symlink", name)
+	})
 	set("readlinkSync", func(v goja.Value) string {
-		name := p(v)
+		name := f.path(v, policy.Read|policy.NoFollow, "readlink")
 		t, err := os.Readlink(name)
 		f.fsCheck(err, "readlink", name)
 		return t
@@ -187,6 +225,33 @@ func (f fsys) syncModule() *goja.Object {
 	}
 	set("constants", consts)
 	return o
+}
+
+// path is a path argument resolved against the checkout, allowed by the
+// policy for access a (else Node's EACCES is thrown), and resolved.
+func (f fsys) path(v goja.Value, a policy.Access, syscall string) string {
+	return f.r.Path(f.fsPath(v), a, syscall)
+}
+
+// readFile reads a whole file, at most the call's memory limit: a file
+// larger than that (or endless, as /dev/zero) throws a RangeError.
+func (f fsys) readFile(name string) []byte {
+	file, err := os.Open(name)
+	f.fsCheck(err, "open", name)
+	defer file.Close()
+	if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
+		f.r.Alloc(fi.Size())
+	}
+	limit := int64(f.r.Host.CallMemory)
+	if limit <= 0 {
+		limit = math.MaxInt64 - 1
+	}
+	b, err := io.ReadAll(io.LimitReader(file, limit+1))
+	f.fsCheck(err, "read", name)
+	if int64(len(b)) > limit {
+		f.r.Alloc(int64(len(b)))
+	}
+	return b
 }
 
 // fsPath resolves a path argument (string, Buffer or file: URL) against the checkout.
@@ -218,20 +283,12 @@ func (f fsys) fsCheck(err error, syscallName, path string) {
 	if err == nil {
 		return
 	}
-	code, text := "EIO", err.Error()
+	code, text, num := "EIO", err.Error(), -int(syscall.EIO)
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		code, text = errnoName(errno), errno.Error()
+		code, text, num = errnoName(errno), errno.Error(), -int(errno)
 	}
-	f.fsThrow(code, code+": "+text+", "+syscallName+" '"+path+"'", syscallName, path)
-}
-
-func (f fsys) fsThrow(code, msg, syscallName, path string) {
-	e, _ := f.r.VM.New(f.r.VM.Get("Error"), f.r.VM.ToValue(msg))
-	_ = e.Set("code", code)
-	_ = e.Set("syscall", syscallName)
-	_ = e.Set("path", path)
-	panic(e)
+	panic(f.r.NodeError(code, num, code+": "+text+", "+syscallName+" '"+path+"'", syscallName, path))
 }
 
 func errnoName(e syscall.Errno) string {

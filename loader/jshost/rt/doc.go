@@ -67,7 +67,19 @@
 //     package variables would leak between runtimes and tools. Immutable
 //     data (a compiled *goja.Program in a sync.OnceValue) is fine.
 //
-// Bindings that touch the outside read the host's settings from r.Host;
-// the capability policy, when it comes, is one more field there that
-// they consult before they act.
+// # Asking the policy
+//
+// Every binding that touches the outside asks r.Host.Policy (package
+// policy; docs/security-jshost.md) before it acts, and then uses only
+// what it answers:
+//
+//	p := r.Path(path, policy.Read, "open")                 // throws Node's EACCES; p is the resolved path
+//	p := r.Path(path, policy.Write|policy.NoFollow, "unlink")
+//	d := r.Host.Policy.Dialer(&net.Dialer{})                // sockets: decides on the resolved address
+//	r.Host.HTTPClient                                       // already dials through the policy
+//	r.Host.Env                                              // process.env, already filtered
+//	r.Alloc(n)                                              // a size a tool chose: RangeError over the call's limit
+//
+// Never a check of its own: the rules live in one place. A child process
+// is confined by Landlock from r.Host.Policy.Roots() and gets r.Host.Env.
 package rt

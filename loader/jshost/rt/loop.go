@@ -101,6 +101,15 @@ func (l *Loop) Reset() {
 	l.ctx, l.cancel = context.WithCancel(context.Background())
 }
 
+// MaxTimers is how many timers one call may have pending: each is a Go
+// timer and a job, and 100,000 of them firing would keep the loop busy
+// past any deadline.
+const MaxTimers = 10000
+
+// Pending is the number of timers pending (set and not yet fired or
+// cleared).
+func (l *Loop) Pending() int { return len(l.timers) }
+
 // SetTimer schedules fn(args...) on the loop after delay; repeat makes it
 // an interval. It answers the timer's id for ClearTimer.
 func (l *Loop) SetTimer(fn goja.Callable, delay time.Duration, repeat bool, args []goja.Value) int64 {

@@ -8,22 +8,27 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/require"
+
+	"github.com/beeuni/beeuni/loader/jshost/policy"
 )
 
 // Host is what the runtimes of one tool set share: the host's settings a
 // binding reads. Read-only once NewHost has made it; bindings never write
 // to it.
-//
-// The capability policy (which paths may be read or written, which
-// addresses dialed, which environment variables seen) will be one field
-// here, Policy, that every binding touching the outside consults with the
-// resolved path, address or name before it acts.
 type Host struct {
-	Directory  string            // the checkout: process.cwd() and the base of relative paths
-	TempDir    string            // where the host writes files of its own
-	Logger     *slog.Logger      // console and warnings, with the tool's name
-	HTTPClient *http.Client      // for fetch
-	Env        map[string]string // process.env: the box environment at load
+	Directory string       // the checkout: process.cwd() and the base of relative paths
+	TempDir   string       // where the host writes files of its own
+	Logger    *slog.Logger // console and warnings, with the tool's name
+	// Policy is what tools may reach. Every binding that touches the
+	// outside asks it before it acts: files through Runtime.Path, network
+	// connections through its Dialer (HTTPClient dials with it), the
+	// environment through its Env (Env below is already filtered).
+	Policy     *policy.Policy
+	HTTPClient *http.Client      // for fetch; its transport dials through Policy
+	Env        map[string]string // process.env: the box environment at load, filtered by Policy
+	// CallMemory is one call's memory limit in bytes (0: none): a single
+	// allocation over it throws a RangeError (Runtime.Alloc).
+	CallMemory uint64
 
 	platforms []Platform
 	modules   Modules
@@ -77,9 +82,10 @@ type Runtime struct {
 	Tool string // the tool's name, for logs
 	Loop *Loop
 
-	mods    map[string]goja.Value // required modules
-	natives *require.RequireModule
-	locals  []local
+	mods       map[string]goja.Value // required modules
+	natives    *require.RequireModule
+	locals     []local
+	rangeError goja.Value // the original RangeError constructor
 }
 
 type local struct{ key, v any }
@@ -87,7 +93,7 @@ type local struct{ key, v any }
 // NewRuntime installs the host's bindings on vm: the require function,
 // then each platform's globals. The core makes vm and sets its limits.
 func (h *Host) NewRuntime(vm *goja.Runtime, tool string) (*Runtime, error) {
-	r := &Runtime{VM: vm, Host: h, Tool: tool, Loop: newLoop()}
+	r := &Runtime{VM: vm, Host: h, Tool: tool, Loop: newLoop(), rangeError: vm.Get("RangeError")}
 	r.natives = h.natives.Enable(vm) // defines the global require first: it keeps that place
 	if err := vm.Set("require", r.requireJS); err != nil {
 		return nil, err

@@ -14,7 +14,8 @@ import (
 	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
-// maxResponseBytes bounds a fetched body held in memory.
+// maxResponseBytes bounds a fetched body held in memory (and the call's
+// memory limit, when lower).
 const maxResponseBytes = 256 << 20
 
 // fetchNative is n.http(method, url, [k, v, ...], body|null, redirect, cb):
@@ -48,9 +49,13 @@ func fetchNative(r *rt.Runtime, c goja.FunctionCall) goja.Value {
 		}
 		client = &cl
 	}
+	limit := int64(maxResponseBytes)
+	if m := r.Host.CallMemory; m > 0 && m < uint64(limit) {
+		limit = int64(m)
+	}
 	go func() {
 		defer cancel()
-		resp, data, err := doFetch(ctx, client, method, target, pairs, body)
+		resp, data, err := doFetch(ctx, client, method, target, pairs, body, limit)
 		l.Post(gen, func() error {
 			if err != nil {
 				_, jerr := cb(goja.Undefined(), vm.ToValue(err.Error()))
@@ -74,7 +79,7 @@ func fetchNative(r *rt.Runtime, c goja.FunctionCall) goja.Value {
 	return h
 }
 
-func doFetch(ctx context.Context, client *http.Client, method, target string, pairs []string, body []byte) (*http.Response, []byte, error) {
+func doFetch(ctx context.Context, client *http.Client, method, target string, pairs []string, body []byte, limit int64) (*http.Response, []byte, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -94,12 +99,15 @@ func doFetch(ctx context.Context, client *http.Client, method, target string, pa
 		return nil, nil, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	if resp.ContentLength > limit {
+		return nil, nil, fmt.Errorf("the response body (%s) is over the tool's memory limit of %s", rt.Bytes(uint64(resp.ContentLength)), rt.Bytes(uint64(limit)))
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(data) > maxResponseBytes {
-		return nil, nil, fmt.Errorf("the response body is over %d MiB", maxResponseBytes>>20)
+	if int64(len(data)) > limit {
+		return nil, nil, fmt.Errorf("the response body is over the tool's memory limit of %s", rt.Bytes(uint64(limit)))
 	}
 	return resp, data, nil
 }

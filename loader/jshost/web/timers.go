@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/dop251/goja"
@@ -12,12 +13,18 @@ import (
 // clears, on the runtime's loop.
 func installTimers(r *rt.Runtime) {
 	vm, l := r.VM, r.Loop
+	room := func() {
+		if l.Pending() >= rt.MaxTimers {
+			panic(r.RangeError(fmt.Sprintf("this call has %d timers pending, the most a tool call may have: clear the ones it no longer needs", rt.MaxTimers)))
+		}
+	}
 	set := func(repeat bool) func(goja.FunctionCall) goja.Value {
 		return func(c goja.FunctionCall) goja.Value {
 			fn, ok := goja.AssertFunction(c.Argument(0))
 			if !ok {
 				panic(vm.NewTypeError("The \"callback\" argument must be of type function"))
 			}
+			room()
 			ms := c.Argument(1).ToFloat()
 			if ms != ms || ms < 0 {
 				ms = 0
@@ -42,6 +49,7 @@ func installTimers(r *rt.Runtime) {
 		if !ok {
 			panic(vm.NewTypeError("The \"callback\" argument must be of type function"))
 		}
+		room()
 		var args []goja.Value
 		if len(c.Arguments) > 1 {
 			args = append(args, c.Arguments[1:]...)

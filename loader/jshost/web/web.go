@@ -59,7 +59,12 @@ func install(r *rt.Runtime) error {
 	r.LazyGlobal("URLSearchParams", true, func() goja.Value { return r.Native("url").Get("URLSearchParams") })
 	installTimers(r)
 	n := vm.NewObject()
-	must(n.Set("encode", func(s string) goja.Value { return r.Uint8Array([]byte(s)) }))
+	must(n.Set("encode", func(v goja.Value) goja.Value {
+		if s, ok := v.(goja.String); ok {
+			r.Alloc(3 * int64(s.Length())) // UTF-8: up to 3 bytes a UTF-16 unit
+		}
+		return r.Uint8Array([]byte(v.String()))
+	}))
 	must(n.Set("decode", decoder(r)))
 	must(n.Set("http", func(c goja.FunctionCall) goja.Value { return fetchNative(r, c) }))
 	fv, err := vm.RunProgram(webProgram())

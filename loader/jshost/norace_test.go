@@ -1,0 +1,5 @@
+//go:build !race
+
+package jshost
+
+const raceSlowdown = 1

@@ -1,0 +1,63 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Roots lists what a confined child process may reach, for a launcher to
+// turn into Landlock rules (which only allow: there is no "deny below"):
+// the files and folders it may read, and those it may also write. A
+// folder with a denied path inside is replaced by its entries, read now,
+// recursively, so that no root holds a denied path; what is created in
+// such a folder later is not covered (the child cannot reach it, which
+// fails closed). Symlinks are left out: their targets are listed where
+// they live.
+func (p *Policy) Roots() (read, write []string) {
+	read = p.expand("/", readOnly, nil)
+	write = p.expand("/", readWrite, nil)
+	return read, write
+}
+
+// allows reports whether the resolved path grants at least lv.
+func (p *Policy) allows(path string, lv level) bool {
+	r := p.decide(path)
+	if r.origin != fromPrivate && p.ownProcess(path) {
+		return false
+	}
+	return r.level >= lv
+}
+
+// expand appends the roots under path that grant lv.
+func (p *Policy) expand(path string, lv level, out []string) []string {
+	ok := p.allows(path, lv)
+	if !p.mixedBelow(path, lv, ok) {
+		if ok {
+			out = append(out, path)
+		}
+		return out
+	}
+	ents, err := os.ReadDir(path)
+	if err != nil {
+		return out
+	}
+	for _, e := range ents {
+		if e.Type()&os.ModeSymlink != 0 {
+			continue
+		}
+		out = p.expand(filepath.Join(path, e.Name()), lv, out)
+	}
+	return out
+}
+
+// mixedBelow reports whether some path strictly inside dir is decided
+// otherwise than dir (ok): a rule there, or /proc's own-process rule.
+func (p *Policy) mixedBelow(dir string, lv level, ok bool) bool {
+	if ok && (dir == "/" || dir == "/proc") {
+		return true // this process's /proc entries are among the others
+	}
+	return slices.ContainsFunc(p.rules, func(r rule) bool {
+		return r.path != dir && within(r.path, dir) && (r.level >= lv) != ok
+	})
+}
