@@ -37,6 +37,10 @@ type Spec struct {
 	Source string // what users see: "tools/x.ts" or "beeuni:web_search"
 	Path   string // repo-relative module path; "" when Code is set
 	Code   []byte // in-memory TypeScript source (the Beeuni tools); nil for project modules
+	// Legacy marks a module of the default runtime's legacy folder
+	// (harnesses/opencode/tools/): it may also take opencode's
+	// tool({ description, args, execute }) form (opencode.go).
+	Legacy bool
 }
 
 // Options configure a Set.
