@@ -58,7 +58,7 @@ type store struct {
 	byStat    map[string]statEntry // offer\x00root\x00entry -> inputs as last seen
 	manifests map[string][]byte    // manifest key -> manifest JSON
 	codes     map[string][]byte    // result key -> code
-	maps      map[string][]byte    // result key -> source map (JSON)
+	maps      map[string][]byte    // result key -> source map (JSON, see Original)
 	memos     map[string]any       // kind\x00result key -> derived value
 }
 
@@ -176,15 +176,6 @@ func (b *Bundler) BundleSource(name string, source []byte) (Result, error) {
 	return Result{Code: code, Key: key}, nil
 }
 
-// SourceMap is the source map (JSON, version 3) of the bundle with key, as
-// esbuild wrote it: generated positions in Result.Code (the import.meta
-// helper at its end maps to nothing), sources relative to the project
-// root, no source contents. Nil when it is not kept (in-memory sources).
-func (b *Bundler) SourceMap(key string) []byte {
-	m, _ := b.get(b.maps, key, "s:"+key)
-	return m
-}
-
 // Memo returns the value derived from the bundle with key (e.g. a compiled
 // program), computing it with make once; kind separates kinds of values.
 // Hosts sharing a Bundler share these too.
@@ -253,6 +244,7 @@ func (b *Bundler) build(root, rel string) (code, smap []byte, _ *guard, _ error)
 		}
 		if len(g.metas) > 0 {
 			code = append(code, metaHelperFor(rel)...)
+			smap = withPrefixes(smap, g.metas)
 		}
 		return code, smap, g, nil
 	}

@@ -2,11 +2,10 @@ package bundle
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/go-sourcemap/sourcemap"
 )
 
 // TestOffering: what a host offers decides which imports stay external;
@@ -46,53 +45,60 @@ func TestOffering(t *testing.T) {
 	}
 }
 
-// TestSourceMap: the map kept beside a bundle points a position in the
-// bundle back at the file and line the user wrote, past the packages
-// bundled before it.
-func TestSourceMap(t *testing.T) {
+// TestOriginal: a position in a bundle maps back to the file and line the
+// user wrote, past the packages bundled before it and the types esbuild
+// dropped, and past the import.meta prefix on its line.
+func TestOriginal(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, map[string]string{
 		"node_modules/dep/index.js": "exports.pad = function (s) {\n  return '  ' + s\n}\n",
 		"tools/lib.ts":              "export const twice = (n: number): number => n * 2\n",
-		"tools/boom.ts": "import { pad } from 'dep'\nimport { twice } from './lib'\n\ntype T = { a: number }\n" +
+		"tools/boom.ts": "import { pad } from 'dep'\nimport { twice } from './lib'\n\ninterface T {\n  a: number\n}\n" +
 			"const t: T = { a: twice(1) }\nthrow new Error(pad('boom ' + t.a))\n",
+		"tools/meta.ts": "'use strict'; const u = import.meta.url; throw new Error(u)\n",
 	})
 	b := newBundler(nil)
-	r, err := b.Bundle(root, "tools/boom.ts")
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct{ entry, token, want string }{
+		{"tools/boom.ts", "throw new Error", "tools/boom.ts:8:1"},
+		{"tools/boom.ts", "return \"  \"", "node_modules/dep/index.js:2:3"},
+		{"tools/meta.ts", "throw new Error", "tools/meta.ts:1:42"},
 	}
-	raw := b.SourceMap(r.Key)
+	for _, c := range cases {
+		r, err := b.Bundle(root, c.entry)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line, col := 0, 0
+		for i, l := range strings.Split(string(r.Code), "\n") {
+			if j := strings.Index(l, c.token); j >= 0 {
+				line, col = i+1, j+1
+				break
+			}
+		}
+		if line == 0 {
+			t.Fatalf("%s: no %q in the bundle:\n%s", c.entry, c.token, r.Code)
+		}
+		p, ok := b.Original(r.Key, line, col)
+		if got := fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column); !ok || got != c.want {
+			t.Errorf("%s: %q at bundle %d:%d maps to %s (%v), want %s", c.entry, c.token, line, col, got, ok, c.want)
+		}
+		// Another bundler, without the map, cannot tell.
+		if _, ok := newBundler(nil).Original(r.Key, line, col); ok {
+			t.Errorf("%s: a bundler that never made the bundle maps it", c.entry)
+		}
+	}
+	// The map keeps paths from the root and no source contents.
+	r, _ := b.Bundle(root, "tools/boom.ts")
+	raw, _ := b.get(b.maps, r.Key, "s:"+r.Key)
 	var head struct {
 		Sources        []string `json:"sources"`
 		SourcesContent []string `json:"sourcesContent"`
 	}
 	if err := json.Unmarshal(raw, &head); err != nil {
-		t.Fatalf("source map %q: %v", raw, err)
+		t.Fatal(err)
 	}
 	slices.Sort(head.Sources)
 	if strings.Join(head.Sources, ",") != "node_modules/dep/index.js,tools/boom.ts,tools/lib.ts" || head.SourcesContent != nil {
-		t.Fatalf("sources %q, contents %d: want paths from the root and no contents", head.Sources, len(head.SourcesContent))
+		t.Fatalf("sources %q, %d contents", head.Sources, len(head.SourcesContent))
 	}
-	sm, err := sourcemap.Parse("", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(r.Code), "\n")
-	for i, l := range lines {
-		col := strings.Index(l, "throw new Error")
-		if col < 0 {
-			continue
-		}
-		file, _, line, c, ok := sm.Source(i+1, col)
-		if !ok || file != "tools/boom.ts" || line != 6 || c != 0 {
-			t.Fatalf("throw at bundle %d:%d maps to %s:%d:%d (%v), want tools/boom.ts:6:0", i+1, col, file, line, c, ok)
-		}
-		// The map survives a bundler that finds the bundle in its cache.
-		if b2 := newBundler(nil); b2.SourceMap(r.Key) != nil {
-			t.Fatal("a fresh bundler without a cache has a map it never made")
-		}
-		return
-	}
-	t.Fatalf("no throw in the bundle:\n%s", r.Code)
 }

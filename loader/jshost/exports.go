@@ -43,6 +43,12 @@ func isCallable(o *goja.Object) bool {
 	return ok
 }
 
+// isPlainObject tells an object a tool can be (a literal, a class
+// instance) from functions, arrays, promises and other built-ins.
+func isPlainObject(o *goja.Object) bool {
+	return o.ClassName() == "Object" && !isCallable(o) && o.ExportType() != typePromise
+}
+
 // objectForm is what every message about the default export shows.
 const objectForm = "`export default { description, parameters, execute(args, context) { ... } }`"
 
@@ -115,12 +121,17 @@ func kindOf(vm *goja.Runtime, v goja.Value) string {
 		return "a bigint (" + v.String() + "n)"
 	case isCallable(o):
 		return "a function"
+	case o.ExportType() == typePromise:
+		return "a promise (await it in execute, not at import)"
+	case o.ClassName() == "Object":
+		return "an object"
 	case o.ClassName() == "Array":
 		return "an array"
-	case o.ClassName() == "Promise":
-		return "a promise (await it in execute, not at import)"
 	}
-	return "an object"
+	if cn := o.ClassName(); cn != "" && strings.ContainsRune("AEIOU", rune(cn[0])) {
+		return "an " + cn
+	}
+	return "a " + o.ClassName()
 }
 
 // isOpencodeForm tells opencode's tool({ description, args, execute })

@@ -120,13 +120,12 @@ func (h *host) load(ctx context.Context, spec Spec, watch *watchdog) (Tool, *poo
 // A syntax error goja finds in esbuild's output names the original file.
 func (h *host) compile(mod *module, code []byte) (*goja.Program, error) {
 	src := moduleHeader + string(code) + "\n})"
-	ast, err := goja.Parse(mod.file, src, parser.WithDisableSourceMaps)
+	ast, err := parser.ParseFile(nil, mod.file, src, 0, parser.WithDisableSourceMaps)
 	if err != nil {
-		var se *goja.CompilerSyntaxError
-		if errors.As(err, &se) && se.File != nil {
-			pos := se.File.Position(se.Offset)
-			if at := h.where(mod, pos.Line, pos.Column); at != "" {
-				return nil, fmt.Errorf("%s: SyntaxError: %s", at, rt.FirstLine(se.Message))
+		var el parser.ErrorList
+		if errors.As(err, &el) && len(el) > 0 {
+			if at := h.where(mod, el[0].Position.Line, el[0].Position.Column); at != "" {
+				return nil, fmt.Errorf("%s: SyntaxError: %s", at, rt.FirstLine(el[0].Message))
 			}
 		}
 		return nil, fmt.Errorf("%s: %s", mod.file, rt.FirstLine(err.Error()))

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
-	"github.com/go-sourcemap/sourcemap"
 )
 
 // thrownAt is where in the files the user wrote err was thrown:
@@ -28,25 +27,13 @@ func (w *worker) thrownAt(err error) string {
 }
 
 // where maps a 1-based line and column of the module's program (the
-// bundle under moduleHeader) to the original file: "tools/x.ts:3:7", with
-// 1-based columns as editors count; "" for code no file wrote (the
-// wrapper, the host's helpers, in-memory modules).
+// bundle under moduleHeader) to the original file: "tools/x.ts:3:7"; ""
+// for code no file wrote (the wrapper, the host's helpers, in-memory
+// modules).
 func (h *host) where(mod *module, line, col int) string {
-	line -= strings.Count(moduleHeader, "\n")
-	if line < 1 {
+	p, ok := h.bundler.Original(mod.key, line-strings.Count(moduleHeader, "\n"), col)
+	if !ok {
 		return ""
 	}
-	raw := h.bundler.SourceMap(mod.key)
-	if raw == nil {
-		return ""
-	}
-	sm, err := sourcemap.Parse("", raw)
-	if err != nil {
-		return ""
-	}
-	file, _, l, c, ok := sm.Source(line, col-1)
-	if !ok || file == "" {
-		return ""
-	}
-	return fmt.Sprintf("%s:%d:%d", file, l, c+1)
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
 }

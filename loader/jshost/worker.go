@@ -146,10 +146,15 @@ func (w *worker) evaluate() error {
 	}
 	w.ns = module.Get("exports")
 	w.def = w.ns
-	if o, ok := w.ns.(*goja.Object); ok && isESModule(o) {
-		w.def = o.Get("default")
+	if o, ok := w.ns.(*goja.Object); ok {
+		switch {
+		case isESModule(o):
+			w.def = o.Get("default")
+		case o == exports && len(o.Keys()) == 0:
+			w.def = goja.Undefined() // a script that exports nothing
+		}
 	}
-	if o, ok := w.def.(*goja.Object); ok && !isCallable(o) {
+	if o, ok := w.def.(*goja.Object); ok && isPlainObject(o) {
 		w.export = o
 		w.execute, _ = goja.AssertFunction(o.Get("execute"))
 		if w.mod.legacy && isOpencodeForm(o) {
