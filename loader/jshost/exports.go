@@ -147,11 +147,12 @@ func isOpencodeForm(o *goja.Object) bool {
 const opencodeAdvice = "the default export is an opencode tool({ description, args, execute }), which only the default runtime loads, from harnesses/opencode/tools/: " +
 	"replace `tool({ description, args, execute })` with a plain object whose `parameters` is JSON Schema, read secrets from `context.env`, and declare it under `tools:`"
 
-// isSchemaLibrary tells a schema object of a validation library (zod 3
-// and 4, valibot) from JSON Schema. (zod 4's toJSONSchema answers JSON
-// Schema that carries a "~standard" of its own: that alone says nothing.)
+// isSchemaLibrary tells a schema object of a validation library (zod 4 by
+// its _zod, zod 3 by its safeParse, valibot by its ~run) from JSON Schema.
+// (zod 4's toJSONSchema answers JSON Schema that carries a "~standard" of
+// its own: that alone says nothing.)
 func isSchemaLibrary(o *goja.Object) bool {
-	if present(o.Get("_zod")) || present(o.Get("_def")) {
+	if present(o.Get("_zod")) {
 		return true
 	}
 	if _, parses := goja.AssertFunction(o.Get("safeParse")); parses {

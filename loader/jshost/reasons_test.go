@@ -25,7 +25,7 @@ func TestLoadReasons(t *testing.T) {
 		{"cls", "export default class Tool { execute() {} }\n", "the default export is a function: a tool is an object, `export default { description, parameters, execute(args, context) { ... } }`, with the function as its execute"},
 		{"named", "export const description = 'x'\nexport function execute() {}\n", "no default export (the module exports description, execute): " + form},
 		{"empty", "const x = 1\n", "no default export: " + form},
-		{"zod4", "export default { description: 'd', parameters: { _zod: { def: { type: 'object' } }, type: 'object', safeParse() {} }, execute() {} }\n",
+		{"zod4", "export default { description: 'd', parameters: { _zod: { def: { type: 'object' } }, type: 'object' }, execute() {} }\n",
 			"parameters is a zod schema, not JSON Schema: the model reads JSON Schema, so write `parameters: z.toJSONSchema(yourSchema)` (zod 4)"},
 		{"zod3", "export default { description: 'd', parameters: { _def: { typeName: 'ZodObject' }, safeParse() {} }, execute() {} }\n",
 			"parameters is a zod schema, not JSON Schema: the model reads JSON Schema, so write `parameters: z.toJSONSchema(yourSchema)` (zod 4)"},
