@@ -51,7 +51,7 @@ type Options struct {
 	// executor keeps it apart from the release folder, which is replaced at
 	// every release, so what tools write there (memory/ notes) survives.
 	Directory      string
-	TempDir        string          // where spilled output goes (default os.TempDir())
+	TempDir        string          // spilled output goes to its beeuni-output/ (default os.TempDir()); see SpillKeep
 	DefaultTimeout time.Duration   // default 60s
 	MaxHeapBytes   uint64          // heap watchdog limit (0: DefaultMaxHeapBytes)
 	PoolSize       int             // runtimes per tool at most (0: 2*GOMAXPROCS)
@@ -115,6 +115,7 @@ func Load(ctx context.Context, specs []Spec, opts Options) *Set {
 	s := &Set{opts: opts, pools: map[string]*pool{}}
 	s.host = newHost(opts)
 	s.watch = newWatchdog(opts.MaxHeapBytes, opts.Logger)
+	sweepSpills(spillFolder(opts.TempDir), "", time.Now(), SpillKeep, SpillMaxBytes)
 	type outcome struct {
 		tool Tool
 		pool *pool
@@ -249,4 +250,5 @@ func (s *Set) Close() {
 		p.close()
 	}
 	s.watch.wait()
+	sweepSpills(spillFolder(s.opts.TempDir), "", time.Now(), SpillKeep, SpillMaxBytes)
 }
