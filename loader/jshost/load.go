@@ -116,7 +116,7 @@ func (h *host) load(ctx context.Context, spec Spec, watch *watchdog) (Tool, *poo
 }
 
 // compile parses the wrapped bundle (source map comments of bundled
-// packages are not followed: the bundle's own map is Bundler.SourceMap).
+// packages are not followed: the bundle's own map is Bundler.Original's).
 // A syntax error goja finds in esbuild's output names the original file.
 func (h *host) compile(mod *module, code []byte) (*goja.Program, error) {
 	src := moduleHeader + string(code) + "\n})"

@@ -134,14 +134,15 @@ func (w *worker) evaluate() error {
 		filename, dirname = vm.ToValue(f), vm.ToValue(f[:strings.LastIndexByte(f, '/')])
 	}
 	var zods *goja.Object
+	restore := func() {}
 	if w.mod.legacy {
-		var restore func()
 		if zods, restore, err = w.watchToolSchema(); err != nil {
 			return err
 		}
-		defer restore()
 	}
-	if _, err := fn(goja.Undefined(), module, exports, vm.Get("require"), filename, dirname); err != nil {
+	_, err = fn(goja.Undefined(), module, exports, vm.Get("require"), filename, dirname)
+	restore()
+	if err != nil {
 		return w.importError(err)
 	}
 	w.ns = module.Get("exports")
