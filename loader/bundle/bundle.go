@@ -31,7 +31,11 @@ type Cache interface {
 
 // Result is one bundled module.
 type Result struct {
-	Code []byte // a CommonJS script: run it with module, exports and require in scope
+	// Code is a CommonJS script: run it as Node's module wrapper does, with
+	// module, exports, require, __filename (the entry's absolute path, with
+	// slashes) and __dirname in scope; require throws Node's
+	// MODULE_NOT_FOUND error for what the host does not offer.
+	Code []byte
 	Key  string // sha256 hex of the inputs and the build settings
 }
 
