@@ -103,7 +103,8 @@ func (c *callContext) opencodeContext(sessionID string) {
 	_ = o.Set("messageID", "")
 	_ = o.Set("worktree", c.w.h.opts.Directory)
 	_ = o.Set("abort", c.getSignal(goja.FunctionCall{})) // opencode tools pass it on: no point in making it lazily
-	js := c.w.ocJS                                       // made when the module loaded (w.oc is set)
+	// The helpers were made when the module loaded (w.oc is set).
+	js := c.w.ocJS
 	_ = o.Set("metadata", js.Get("metadata"))
 	_ = o.Set("ask", js.Get("ask"))
 }
