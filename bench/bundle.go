@@ -121,7 +121,7 @@ func (r *run) bundle(ctx context.Context) (*Scenario, error) {
 			"%.2fx (%s ms vs %s ms)", b.Ratio, fmtNum(row.Beeuni.Median), fmtNum(b.Stat.Median))
 	}
 	sc.note("beeuni: bundle.New(nil).Bundle, a cold bundle (no cache): esbuild with beeuni's guard plugin (imports kept inside the project, checked by real path), import.meta per file, content hashes of every input")
-	sc.note("baseline: esbuild api.Build on the same entry with beeuni's settings (bundle.Options: format cjs, platform node, target es2020, utf-8, no minify), no plugin, nothing written")
+	sc.note("baseline: esbuild api.Build on the same entry with beeuni's settings (bundle.Options: format cjs, platform node, target es2020, utf-8, no minify, a side source map), no plugin, nothing written")
 	sc.note("real packages (%s) are installed once into the user cache with npm and copied into the project; cpu ms is the process's user+system time, steadier than wall time on a shared machine", strings.Join(specs, ", "))
 	return sc, nil
 }

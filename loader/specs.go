@@ -7,8 +7,10 @@ import (
 
 // Specs turns the tools a session gets into the JS host's load specs: a
 // Beeuni tool runs the source embedded in the binary (the bytes `tools eject`
-// writes), any other tool its module in the checkout. The controller, the
-// executor and `beeuni tools call` all load through it, so they agree.
+// writes), any other tool its module in the checkout; a module of the legacy
+// folder on the default runtime is marked Legacy (it may take opencode's
+// form). The controller, the executor and `beeuni tools call` all load
+// through it, so they agree.
 func (p *Project) Specs() []jshost.Spec {
 	specs := make([]jshost.Spec, 0, len(p.Tools))
 	for _, t := range p.Tools {
@@ -16,7 +18,7 @@ func (p *Project) Specs() []jshost.Spec {
 			specs = append(specs, jshost.Spec{Name: t.Name, Source: t.Source, Code: code})
 			continue
 		}
-		specs = append(specs, jshost.Spec{Name: t.Name, Source: t.Source, Path: t.Source})
+		specs = append(specs, jshost.Spec{Name: t.Name, Source: t.Source, Path: t.Source, Legacy: p.legacy[t.Name] == t.Source})
 	}
 	return specs
 }

@@ -31,25 +31,38 @@ type Cache interface {
 
 // Result is one bundled module.
 type Result struct {
-	Code []byte // a CommonJS script: run it with module, exports and require in scope
+	// Code is a CommonJS script: run it as Node's module wrapper does, with
+	// module, exports, require, __filename (the entry's absolute path, with
+	// slashes) and __dirname in scope; require throws Node's
+	// MODULE_NOT_FOUND error for what the host does not offer.
+	Code []byte
 	Key  string // sha256 hex of the inputs and the build settings
 }
 
 // version changes the keys when the build settings change.
-const version = "beeuni-bundle-2"
+const version = "beeuni-bundle-3"
 
 // maxEntries bounds each in-memory map; past it the map starts over (the
 // external Cache keeps what matters across that).
 const maxEntries = 4096
 
-// Bundler bundles modules and remembers the results. Safe for concurrent use.
+// Bundler bundles modules and remembers the results. Safe for concurrent
+// use. A Bundler made by New offers no module: Offering gives a view of
+// the same caches that knows what the host running the bundles offers.
 type Bundler struct {
+	*store
+	offer *offer
+}
+
+// store is what every view of one Bundler shares.
+type store struct {
 	ext Cache
 
 	mu        sync.Mutex
-	byStat    map[string]statEntry // root\x00entry -> inputs as last seen
+	byStat    map[string]statEntry // offer\x00root\x00entry -> inputs as last seen
 	manifests map[string][]byte    // manifest key -> manifest JSON
 	codes     map[string][]byte    // result key -> code
+	maps      map[string][]byte    // result key -> source map (JSON, see Original)
 	memos     map[string]any       // kind\x00result key -> derived value
 }
 
@@ -76,15 +89,25 @@ type manifestInput struct {
 	Hash string `json:"hash"`
 }
 
-// New returns a Bundler; cache may be nil.
+// New returns a Bundler that offers no module; cache may be nil.
 func New(cache Cache) *Bundler {
-	return &Bundler{
+	return &Bundler{store: &store{
 		ext:       cache,
 		byStat:    map[string]statEntry{},
 		manifests: map[string][]byte{},
 		codes:     map[string][]byte{},
+		maps:      map[string][]byte{},
 		memos:     map[string]any{},
-	}
+	}, offer: newOffer(nil)}
+}
+
+// Offering is a view of b's caches for a host whose require answers the
+// names given (without "node:": "fs", "fs/promises"; others as written:
+// "bun:sqlite"). Those imports stay external; a static import of another
+// Node built-in fails the load naming what tools may import (MayImport).
+// The JS host passes its own list, so the two never disagree.
+func (b *Bundler) Offering(names []string) *Bundler {
+	return &Bundler{store: b.store, offer: newOffer(names)}
 }
 
 // Bundle bundles the module at entry (relative to root, slash-separated)
@@ -98,7 +121,7 @@ func (b *Bundler) Bundle(root, entry string) (Result, error) {
 	if filepath.IsAbs(filepath.FromSlash(entry)) || rel == ".." || strings.HasPrefix(rel, "../") {
 		return Result{}, fmt.Errorf("%s: the path leaves the project root: write it relative to the repository root", entry)
 	}
-	statKey := root + "\x00" + rel
+	statKey := b.offer.digest + "\x00" + root + "\x00" + rel
 	if res, ok := b.fromStat(statKey); ok {
 		return res, nil
 	}
@@ -110,12 +133,12 @@ func (b *Bundler) Bundle(root, entry string) (Result, error) {
 		}
 		return Result{}, fmt.Errorf("%s: %w", rel, err)
 	}
-	mkey := hashOf(version, "manifest", rel, string(src))
+	mkey := hashOf(version, "manifest", b.offer.digest, rel, string(src))
 	if res, stats, ok := b.fromManifest(root, rel, mkey, src); ok {
 		b.rememberStat(statKey, stats, res)
 		return res, nil
 	}
-	code, g, err := b.build(root, rel)
+	code, smap, g, err := b.build(root, rel)
 	if err != nil {
 		return Result{}, err
 	}
@@ -123,6 +146,7 @@ func (b *Bundler) Bundle(root, entry string) (Result, error) {
 	res := Result{Code: code, Key: m.Key}
 	mb, _ := json.Marshal(m)
 	b.put(b.manifests, "m:"+mkey, "m:"+mkey, mb)
+	b.put(b.maps, res.Key, "s:"+res.Key, smap)
 	b.put(b.codes, res.Key, res.Key, res.Code)
 	b.rememberStat(statKey, stats, res)
 	return res, nil
@@ -131,7 +155,7 @@ func (b *Bundler) Bundle(root, entry string) (Result, error) {
 // BundleSource bundles an in-memory module (the Beeuni tools) that imports
 // node: modules only; name is the file name errors show.
 func (b *Bundler) BundleSource(name string, source []byte) (Result, error) {
-	key := hashOf(version, "source", name, string(source))
+	key := hashOf(version, "source", b.offer.digest, name, string(source))
 	b.mu.Lock()
 	code, ok := b.codes[key]
 	b.mu.Unlock()
@@ -144,7 +168,8 @@ func (b *Bundler) BundleSource(name string, source []byte) (Result, error) {
 			return Result{Code: code, Key: key}, nil
 		}
 	}
-	opts := options("", sourceGuard())
+	opts := options("", sourceGuard(b.offer))
+	opts.Sourcemap = api.SourceMapNone // trusted sources of the binary: nothing to point users at
 	opts.Stdin = &api.StdinOptions{Contents: string(source), Sourcefile: name, Loader: loaderFor(name)}
 	out := api.Build(opts)
 	if len(out.Errors) > 0 {
@@ -190,12 +215,12 @@ func (b *Bundler) Forget(kind, key string) {
 // fails on imports it could not resolve, a second one leaves those that are
 // lazy requires external (they fail only if they run); a static import of
 // them still fails.
-func (b *Bundler) build(root, rel string) ([]byte, *guard, error) {
+func (b *Bundler) build(root, rel string) (code, smap []byte, _ *guard, _ error) {
 	var lazyMissing map[string]bool
 	for {
-		g, err := newGuard(root, lazyMissing)
+		g, err := newGuard(root, b.offer, lazyMissing)
 		if err != nil {
-			return nil, nil, fmt.Errorf("bundle %s: %w", rel, err)
+			return nil, nil, nil, fmt.Errorf("bundle %s: %w", rel, err)
 		}
 		opts := options(g.real, g.plugin())
 		opts.EntryPoints = []string{filepath.Join(g.real, filepath.FromSlash(rel))}
@@ -208,18 +233,24 @@ func (b *Bundler) build(root, rel string) ([]byte, *guard, error) {
 					continue
 				}
 			}
-			return nil, nil, errors.New(errorLine(out.Errors, g.metas))
+			return nil, nil, nil, errors.New(errorLine(out.Errors, g.metas))
 		}
 		for _, f := range out.OutputFiles {
-			if strings.HasSuffix(f.Path, ".js") {
-				code := f.Contents
-				if len(g.metas) > 0 {
-					code = append(code, metaHelperFor(rel)...)
-				}
-				return code, g, nil
+			switch {
+			case strings.HasSuffix(f.Path, ".js"):
+				code = f.Contents
+			case strings.HasSuffix(f.Path, ".js.map"):
+				smap = f.Contents
 			}
 		}
-		return nil, nil, fmt.Errorf("bundle %s: esbuild wrote no script", rel)
+		if code == nil {
+			return nil, nil, nil, fmt.Errorf("bundle %s: esbuild wrote no script", rel)
+		}
+		if len(g.metas) > 0 {
+			code = append(code, metaHelperFor(rel)...)
+			smap = withPrefixes(smap, g.metas)
+		}
+		return code, smap, g, nil
 	}
 }
 
@@ -257,7 +288,7 @@ func describe(root, rel string, g *guard) (manifest, []statInput) {
 	return m, stats
 }
 
-func (b *Bundler) fromStat(key string) (Result, bool) {
+func (b *store) fromStat(key string) (Result, bool) {
 	b.mu.Lock()
 	e, ok := b.byStat[key]
 	b.mu.Unlock()
@@ -275,7 +306,7 @@ func (b *Bundler) fromStat(key string) (Result, bool) {
 
 // fromManifest finds a bundle made of the same contents (under any root),
 // in memory or in the external cache, checking every input's hash.
-func (b *Bundler) fromManifest(root, rel, mkey string, src []byte) (Result, []statInput, bool) {
+func (b *store) fromManifest(root, rel, mkey string, src []byte) (Result, []statInput, bool) {
 	mb, ok := b.get(b.manifests, "m:"+mkey, "m:"+mkey)
 	if !ok {
 		return Result{}, nil, false
@@ -309,7 +340,7 @@ func (b *Bundler) fromManifest(root, rel, mkey string, src []byte) (Result, []st
 	return Result{Code: code, Key: m.Key}, stats, true
 }
 
-func (b *Bundler) rememberStat(key string, stats []statInput, res Result) {
+func (b *store) rememberStat(key string, stats []statInput, res Result) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.byStat) >= maxEntries {
@@ -319,7 +350,7 @@ func (b *Bundler) rememberStat(key string, stats []statInput, res Result) {
 }
 
 // get looks in memory, then in the external cache (extKey).
-func (b *Bundler) get(m map[string][]byte, key, extKey string) ([]byte, bool) {
+func (b *store) get(m map[string][]byte, key, extKey string) ([]byte, bool) {
 	b.mu.Lock()
 	v, ok := m[key]
 	b.mu.Unlock()
@@ -338,7 +369,7 @@ func (b *Bundler) get(m map[string][]byte, key, extKey string) ([]byte, bool) {
 }
 
 // put stores in memory and in the external cache (extKey).
-func (b *Bundler) put(m map[string][]byte, key, extKey string, v []byte) {
+func (b *store) put(m map[string][]byte, key, extKey string, v []byte) {
 	b.mu.Lock()
 	if len(m) >= maxEntries {
 		clear(m)

@@ -55,6 +55,12 @@ func (c *memCache) Put(k string, v []byte) {
 	c.m[k] = v
 }
 
+// testOffered is a host's list for these tests; jshost passes its own (its
+// tests bundle a static import of every name it offers).
+var testOffered = []string{"fs", "fs/promises", "path", "os", "crypto", "url", "buffer", "util", "events", "bun:sqlite"}
+
+func newBundler(c Cache) *Bundler { return New(c).Offering(testOffered) }
+
 func TestBundleErrors(t *testing.T) {
 	parent := t.TempDir()
 	root := filepath.Join(parent, "proj")
@@ -79,7 +85,7 @@ func TestBundleErrors(t *testing.T) {
 		{"tools/scoped.ts", "Cannot find package '@acme/kit'"},
 		{"tools/above.ts", "Cannot find package 'above'"},
 		{"tools/escape.ts", `tools/escape.ts:1:19: "../../outside" resolves outside the project root: keep imported files inside the repository`},
-		{"tools/node.ts", "tools/node.ts:1:16: node:child_process is not available to tools (they may import node:fs, node:fs/promises, node:path, node:os, node:crypto, node:url, node:buffer, node:util, node:events)"},
+		{"tools/node.ts", "tools/node.ts:1:16: node:child_process is not available to tools (they may import node:buffer, node:crypto, node:events, node:fs, node:fs/promises, node:os, node:path, node:url, node:util)"},
 		{"tools/bare.ts", "tools/bare.ts:1:18: node:zlib is not available to tools"},
 		{"tools/missing.ts", `tools/missing.ts:1:15: Could not resolve "./nothere"`},
 		{"tools/tla.ts", "tools/tla.ts:1:11: Top-level await is not supported in tool modules: move the awaited work into execute(), or into a promise created at import and awaited in execute()"},
@@ -119,7 +125,7 @@ func TestBundleErrors(t *testing.T) {
 	symlink(t, filepath.Join(parent, "elsewhere/linked"), filepath.Join(root, "node_modules/linked"))
 	symlink(t, filepath.Join(parent, "elsewhere/nm"), filepath.Join(root, "sub/node_modules"))
 	symlink(t, filepath.Join(root, "tools/real.ts"), filepath.Join(root, "tools/alias.ts"))
-	b := New(nil)
+	b := newBundler(nil)
 	// A symlink that stays inside the root is followed.
 	if r, err := b.Bundle(root, "tools/inlink.ts"); err != nil || !strings.Contains(string(r.Code), "n = 1") {
 		t.Fatalf("symlink inside the root: %v", err)
@@ -142,7 +148,7 @@ func TestBundleCache(t *testing.T) {
 		"tools/lib/n.mts": "export const n: number = 1\n",
 	})
 	ext := &memCache{m: map[string][]byte{}}
-	b := New(ext)
+	b := newBundler(ext)
 	r1, err := b.Bundle(root, "tools/a.ts")
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +174,7 @@ func TestBundleCache(t *testing.T) {
 		"tools/lib/n.mts": "export const n: number = 22\n",
 	})
 	before := ext.gets
-	r4, err := New(ext).Bundle(other, "tools/a.ts")
+	r4, err := newBundler(ext).Bundle(other, "tools/a.ts")
 	if err != nil || r4.Key != r3.Key || string(r4.Code) != string(r3.Code) || ext.gets != before+2 {
 		t.Fatalf("external cache: %v key %s gets %d->%d", err, r4.Key, before, ext.gets)
 	}
@@ -182,7 +188,7 @@ func TestBundleKeyNamesEntry(t *testing.T) {
 		"tools/a.ts": "import { b } from './b'\nexport const a = 'A'\nexport default { b }\n",
 		"tools/b.ts": "import { a } from './a'\nexport const b = 'B'\nexport default { a }\n",
 	})
-	b := New(&memCache{m: map[string][]byte{}})
+	b := newBundler(&memCache{m: map[string][]byte{}})
 	ra, err := b.Bundle(root, "tools/a.ts")
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +203,7 @@ func TestBundleKeyNamesEntry(t *testing.T) {
 }
 
 func TestBundleSource(t *testing.T) {
-	b := New(nil)
+	b := newBundler(nil)
 	r, err := b.BundleSource("beeuni/tools/show.ts", []byte("import { join } from 'node:path'\nconst x: string = join('a')\nexport default { x }\n"))
 	if err != nil || !strings.Contains(string(r.Code), `require("node:path")`) {
 		t.Fatalf("%v %s", err, r.Code)
@@ -215,7 +221,7 @@ func TestBundleSource(t *testing.T) {
 }
 
 func TestMemo(t *testing.T) {
-	b := New(nil)
+	b := newBundler(nil)
 	n := 0
 	for range 3 {
 		if v := b.Memo("k", "key", func() any { n++; return n }); v != 1 {
@@ -246,7 +252,7 @@ func BenchmarkBundleCold(b *testing.B) {
 		"tools/lib.ts": "export function helper(n: number): string { return 'n=' + n }\n",
 	})
 	for b.Loop() {
-		if _, err := New(nil).Bundle(root, "tools/a.ts"); err != nil {
+		if _, err := newBundler(nil).Bundle(root, "tools/a.ts"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -258,7 +264,7 @@ func BenchmarkBundleCached(b *testing.B) {
 		"tools/a.ts":   "import { helper } from './lib'\nimport path from 'node:path'\nexport default { description: 'a', parameters: { type: 'object' }, execute(x: { n: number }) { return helper(x.n) + path.sep } }\n",
 		"tools/lib.ts": "export function helper(n: number): string { return 'n=' + n }\n",
 	})
-	bu := New(nil)
+	bu := newBundler(nil)
 	if _, err := bu.Bundle(root, "tools/a.ts"); err != nil {
 		b.Fatal(err)
 	}

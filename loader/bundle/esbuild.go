@@ -2,37 +2,67 @@ package bundle
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
 )
 
-// nodeModules are the node: modules the host offers (jshost implements them).
-var nodeModules = map[string]bool{
-	"fs": true, "fs/promises": true, "path": true, "os": true, "crypto": true,
-	"url": true, "buffer": true, "util": true, "events": true,
-}
-
-// nodeBuiltins are the other Node.js built-in names, refused by name when
-// imported bare (an import of `http` means node:http, not a package).
+// nodeBuiltins are Node.js's built-in module names: an import of one bare
+// (`http`) means node:http, not a package.
 var nodeBuiltins = map[string]bool{
-	"assert": true, "assert/strict": true, "async_hooks": true, "child_process": true,
-	"cluster": true, "console": true, "constants": true, "dgram": true,
-	"diagnostics_channel": true, "dns": true, "dns/promises": true, "domain": true,
-	"http": true, "http2": true, "https": true, "inspector": true, "module": true,
-	"net": true, "perf_hooks": true, "process": true, "punycode": true,
-	"querystring": true, "readline": true, "readline/promises": true, "repl": true,
-	"stream": true, "stream/promises": true, "stream/web": true, "string_decoder": true,
+	"assert": true, "assert/strict": true, "async_hooks": true, "buffer": true,
+	"child_process": true, "cluster": true, "console": true, "constants": true,
+	"crypto": true, "dgram": true, "diagnostics_channel": true, "dns": true,
+	"dns/promises": true, "domain": true, "events": true, "fs": true,
+	"fs/promises": true, "http": true, "http2": true, "https": true,
+	"inspector": true, "module": true, "net": true, "os": true, "path": true,
+	"path/posix": true, "path/win32": true, "perf_hooks": true, "process": true,
+	"punycode": true, "querystring": true, "readline": true,
+	"readline/promises": true, "repl": true, "stream": true,
+	"stream/promises": true, "stream/web": true, "string_decoder": true,
 	"sys": true, "timers": true, "timers/promises": true, "tls": true,
-	"trace_events": true, "tty": true, "util/types": true, "v8": true, "vm": true,
-	"wasi": true, "worker_threads": true, "zlib": true, "path/posix": true,
-	"path/win32": true, "test": true, "sqlite": true, "sea": true,
+	"trace_events": true, "tty": true, "url": true, "util": true,
+	"util/types": true, "v8": true, "vm": true, "wasi": true,
+	"worker_threads": true, "zlib": true, "test": true, "sqlite": true, "sea": true,
 }
 
-// offered lists the node: modules in messages.
-const offered = "node:fs, node:fs/promises, node:path, node:os, node:crypto, node:url, node:buffer, node:util, node:events"
+// offer is what the host running the bundles answers to require.
+type offer struct {
+	names  map[string]bool
+	hint   string // MayImport of the names
+	digest string // tells offers apart in cache keys
+}
+
+func newOffer(names []string) *offer {
+	o := &offer{names: map[string]bool{}, hint: MayImport(names)}
+	for _, n := range names {
+		o.names[n] = true
+	}
+	sorted := slices.Sorted(maps.Keys(o.names))
+	o.digest = hashOf(sorted...)[:16]
+	return o
+}
+
+// MayImport is the list of node: modules tools may import, as messages
+// give it ("node:buffer, node:crypto, ..."): the Node built-ins among the
+// names a host offers, sorted. The bundler and the host both say it.
+func MayImport(offered []string) string {
+	var node []string
+	for _, n := range offered {
+		if nodeBuiltins[n] {
+			node = append(node, "node:"+n)
+		}
+	}
+	if len(node) == 0 {
+		return "no node: module"
+	}
+	slices.Sort(node)
+	return strings.Join(slices.Compact(node), ", ")
+}
 
 // isBare reports whether an import path names a package rather than a file.
 func isBare(p string) bool {
@@ -88,9 +118,12 @@ func options(workDir string, plugin api.Plugin) api.BuildOptions {
 		LogLevel:          api.LogLevelSilent,
 		AbsWorkingDir:     workDir,
 		Plugins:           []api.Plugin{plugin},
-		Sourcemap:         api.SourceMapNone,
-		TreeShaking:       api.TreeShakingTrue,
-		LegalComments:     api.LegalCommentsNone,
+		// A side map, kept apart from the code (Bundler.SourceMap): the
+		// host maps an error's position back to the file the user wrote.
+		Sourcemap:      api.SourceMapExternal,
+		SourcesContent: api.SourcesContentExclude,
+		TreeShaking:    api.TreeShakingTrue,
+		LegalComments:  api.LegalCommentsNone,
 	}
 }
 

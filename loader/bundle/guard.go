@@ -17,7 +17,8 @@ import (
 // looks at what is cheap to judge before resolving, and checks every file
 // esbuild is about to read, by its real path, before it is read.
 //
-//   - node: modules: the offered ones stay external; the others fail the
+//   - What the host offers (Bundler.Offering: node: modules, and names
+//     such as "bun:sqlite") stays external; other node: modules fail the
 //     load by name, unless required lazily (see below).
 //   - Packages: resolved from a node_modules next to the importer or above
 //     it, up to the root. A package found nowhere inside the root (or whose
@@ -35,8 +36,9 @@ import (
 // throws `Cannot find module '<name>'` if it runs. A lazy require that
 // reaches outside through a symlink is only seen at load, and fails.
 type guard struct {
-	root string // the project root as given
-	real string // the root with symlinks resolved: esbuild's paths start here
+	root  string // the project root as given
+	real  string // the root with symlinks resolved: esbuild's paths start here
+	offer *offer // what the host answers to require
 	// lazyMissing holds importer\x00specifier pairs a first build could not
 	// resolve; a second build leaves them external when lazily required.
 	lazyMissing map[string]bool
@@ -62,12 +64,12 @@ type loadedFile struct {
 	hash  string
 }
 
-func newGuard(root string, lazyMissing map[string]bool) (*guard, error) {
+func newGuard(root string, o *offer, lazyMissing map[string]bool) (*guard, error) {
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil, err
 	}
-	return &guard{root: root, real: real, lazyMissing: lazyMissing,
+	return &guard{root: root, real: real, offer: o, lazyMissing: lazyMissing,
 		pkgs: map[string]pkgFound{}, files: map[string]loadedFile{}, metas: map[string]metaInserted{}}, nil
 }
 
@@ -98,7 +100,7 @@ func (g *guard) resolve(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolveR
 	if a.PluginData == selfMark || a.Kind == api.ResolveEntryPoint {
 		return api.OnResolveResult{}, nil
 	}
-	if r, err, ok := resolveNode(a); ok {
+	if r, err, ok := g.offer.resolve(a); ok {
 		return r, err
 	}
 	if lazy(a.Kind) && g.lazyMissing[a.Importer+"\x00"+a.Path] {
@@ -120,20 +122,21 @@ func (g *guard) resolve(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolveR
 	return api.OnResolveResult{}, nil
 }
 
-// resolveNode answers node: modules and bare built-in names (an import of
-// `http` means node:http, not a package); ok is false for other paths.
-func resolveNode(a api.OnResolveArgs) (api.OnResolveResult, error, bool) {
+// resolve answers what the host offers, node: modules and bare built-in
+// names (an import of `http` means node:http, not a package); ok is false
+// for other paths.
+func (o *offer) resolve(a api.OnResolveArgs) (api.OnResolveResult, error, bool) {
 	name, isNode := strings.CutPrefix(a.Path, "node:")
-	if !isNode && !nodeBuiltins[a.Path] && !nodeModules[a.Path] {
-		return api.OnResolveResult{}, nil, false
+	switch {
+	case isNode || nodeBuiltins[a.Path]:
+		if o.names[name] || lazy(a.Kind) {
+			return api.OnResolveResult{Path: "node:" + name, External: true}, nil, true
+		}
+		return api.OnResolveResult{}, fmt.Errorf("node:%s is not available to tools (they may import %s)", name, o.hint), true
+	case o.names[a.Path]: // offered under its own name ("bun:sqlite")
+		return api.OnResolveResult{Path: a.Path, External: true}, nil, true
 	}
-	if nodeModules[name] {
-		return api.OnResolveResult{Path: "node:" + name, External: true}, nil, true
-	}
-	if lazy(a.Kind) {
-		return api.OnResolveResult{Path: "node:" + name, External: true}, nil, true
-	}
-	return api.OnResolveResult{}, fmt.Errorf("node:%s is not available to tools (they may import %s)", name, offered), true
+	return api.OnResolveResult{}, nil, false
 }
 
 // resolvePackage lets esbuild resolve a package found inside the root; one
@@ -265,11 +268,11 @@ type selfResolve struct{}
 var selfMark = &selfResolve{}
 
 // sourceGuard is the guard of in-memory sources (the Beeuni tools): they
-// may import node: modules only.
-func sourceGuard() api.Plugin {
+// may import what the host offers only.
+func sourceGuard(o *offer) api.Plugin {
 	return api.Plugin{Name: pluginName, Setup: func(pb api.PluginBuild) {
 		pb.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			if r, err, ok := resolveNode(a); ok {
+			if r, err, ok := o.resolve(a); ok {
 				return r, err
 			}
 			return api.OnResolveResult{}, fmt.Errorf("%q cannot be imported here: this module may import node: modules only", a.Path)

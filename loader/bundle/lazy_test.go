@@ -20,7 +20,7 @@ func lazyProject(tb testing.TB) string {
 
 func TestLazyRequiresLoad(t *testing.T) {
 	root := lazyProject(t)
-	r, err := New(nil).Bundle(root, "tools/lazy.ts")
+	r, err := newBundler(nil).Bundle(root, "tools/lazy.ts")
 	if err != nil {
 		t.Fatalf("a module whose requires never run fails to bundle: %v", err)
 	}
@@ -56,7 +56,7 @@ func TestLazyRequiresLoad(t *testing.T) {
 
 func TestLazyRequiresStaticStillFail(t *testing.T) {
 	root := lazyProject(t)
-	b := New(nil)
+	b := newBundler(nil)
 	// A static import of a missing package fails the load, even when the
 	// same name is also required lazily in the file.
 	if _, err := b.Bundle(root, "tools/static.ts"); err == nil || err.Error() != "Cannot find package 'gone'" {

@@ -35,7 +35,7 @@ export default {
 func TestImportMeta(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "my proj#1")
 	write(t, root, metaFiles)
-	r, err := New(nil).Bundle(root, "tools/meta.ts")
+	r, err := newBundler(nil).Bundle(root, "tools/meta.ts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestImportMeta(t *testing.T) {
 		}
 	}
 	// A host that passes no __filename: the module still loads.
-	r, err = New(nil).Bundle(root, "tools/types.ts")
+	r, err = newBundler(nil).Bundle(root, "tools/types.ts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestImportMeta(t *testing.T) {
 		t.Errorf("without __filename: types = %v", v)
 	}
 	// A file's own __dirname is its own.
-	r, err = New(nil).Bundle(root, "tools/shadow.ts")
+	r, err = newBundler(nil).Bundle(root, "tools/shadow.ts")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestImportMetaErrorColumns(t *testing.T) {
 		"tools/second.ts":    `tools/second.ts:3:11: Unexpected ";"`,
 	}
 	for entry, want := range cases {
-		if _, err := New(nil).Bundle(root, entry); err == nil || !strings.HasPrefix(err.Error(), want) {
+		if _, err := newBundler(nil).Bundle(root, entry); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", entry, err, want)
 		}
 	}

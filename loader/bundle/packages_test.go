@@ -55,7 +55,7 @@ func plainBuild(root, entry string) api.BuildResult {
 func TestBundleRealPackages(t *testing.T) {
 	root := packageProject(t)
 	for name := range packageTools {
-		r, err := New(nil).Bundle(root, "tools/"+name+".ts")
+		r, err := newBundler(nil).Bundle(root, "tools/"+name+".ts")
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -75,7 +75,7 @@ func BenchmarkBundlePackage(b *testing.B) {
 		b.Run(name+"/beeuni", func(b *testing.B) {
 			defer reportCPU(b)()
 			for b.Loop() {
-				if _, err := New(nil).Bundle(root, entry); err != nil {
+				if _, err := newBundler(nil).Bundle(root, entry); err != nil {
 					b.Fatal(err)
 				}
 			}

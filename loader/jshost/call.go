@@ -19,7 +19,7 @@ var errTimedOut = errors.New("deadline")
 func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (Result, error) {
 	limit := p.tool.Timeout
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < limit {
-		limit = max(time.Until(dl), time.Millisecond)
+		limit = max(time.Until(dl).Round(time.Millisecond), time.Millisecond)
 	}
 	cctx, cancel := context.WithTimeoutCause(ctx, limit, errTimedOut)
 	defer cancel()
@@ -143,14 +143,21 @@ func (w *worker) call(cctx context.Context, g *guard, args json.RawMessage, cc C
 	if why != nil {
 		return outcome{why.Error(), true, false}
 	}
+	var ex *goja.Exception
+	var rej *rejection
+	healthy := err == nil || errors.As(err, &ex) || errors.As(err, &rej)
+	// Past the deadline, or with the caller gone, that is the answer,
+	// whatever the module made of its aborted signal (returned, threw).
+	if cctx.Err() != nil {
+		return outcome{stopped(), true, healthy}
+	}
 	if err != nil {
-		var ex *goja.Exception
-		var rej *rejection
-		healthy := errors.As(err, &ex) || errors.As(err, &rej)
-		if cctx.Err() != nil {
-			return outcome{stopped(), true, healthy}
-		}
 		return outcome{errorText(vm, err), true, healthy}
+	}
+	if w.oc != nil {
+		if v, err = w.oc.result(goja.Undefined(), v); err != nil {
+			return outcome{errorText(vm, err), true, true}
+		}
 	}
 	s, err := w.output(v)
 	if err != nil {
@@ -164,6 +171,14 @@ func (w *worker) start(args json.RawMessage, cc CallContext) (goja.Value, *callC
 	argv, err := w.jsonParse(goja.Undefined(), w.vm.ToValue(string(args)))
 	if err != nil {
 		return nil, nil, err
+	}
+	if w.oc != nil { // opencode parses the arguments through the args' zod first
+		if argv, err = w.oc.parse(goja.Undefined(), argv); err != nil {
+			return nil, nil, err
+		}
+	}
+	if w.execute == nil {
+		return nil, nil, errors.New("execute must be a function: execute(args, context) returns the output")
 	}
 	c := w.newCallContext(cc)
 	v, err := w.execute(w.export, argv, c.obj)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -83,12 +84,13 @@ func TestSpill(t *testing.T) {
 		name, exec   string
 		spill        bool
 		bytes, lines int
+		size         string // as the notice says it
 	}{
-		{"fitbytes", "execute() { return 'x'.repeat(51200) }", false, 51200, 1},
-		{"overbytes", "execute() { return ('y'.repeat(99) + '\\n').repeat(600) }", true, 60000, 600},
-		{"fitlines", "execute() { return 'l\\n'.repeat(2000) }", false, 4000, 2000},
-		{"overlines", "execute() { return 'l\\n'.repeat(2001) }", true, 4002, 2001},
-		{"oneline", "execute() { return 'z'.repeat(51201) }", true, 51201, 1},
+		{"fitbytes", "execute() { return 'x'.repeat(51200) }", false, 51200, 1, ""},
+		{"overbytes", "execute() { return ('y'.repeat(99) + '\\n').repeat(600) }", true, 60000, 600, "60000 bytes, 600 lines"},
+		{"fitlines", "execute() { return 'l\\n'.repeat(2000) }", false, 4000, 2000, ""},
+		{"overlines", "execute() { return 'l\\n'.repeat(2001) }", true, 4002, 2001, "4002 bytes, 2001 lines"},
+		{"oneline", "execute() { return 'z'.repeat(51201) }", true, 51201, 1, "51201 bytes, 1 line"},
 	}
 	files := map[string]string{}
 	var paths []string
@@ -111,7 +113,7 @@ func TestSpill(t *testing.T) {
 			if r.Spilled == nil {
 				t.Fatalf("not spilled: %d bytes", len(r.Output))
 			}
-			if r.Spilled.Bytes != int64(c.bytes) || r.Spilled.Lines != c.lines || !strings.HasPrefix(r.Spilled.Path, tmp) {
+			if r.Spilled.Bytes != int64(c.bytes) || r.Spilled.Lines != c.lines || filepath.Dir(r.Spilled.Path) != filepath.Join(tmp, "beeuni-output") {
 				t.Fatalf("spill = %+v", r.Spilled)
 			}
 			whole, err := os.ReadFile(r.Spilled.Path)
@@ -122,7 +124,7 @@ func TestSpill(t *testing.T) {
 				t.Fatalf("head too big: %d bytes %d lines", len(r.Output), countLines(r.Output))
 			}
 			head, notice, _ := strings.Cut(r.Output, "\n[output truncated: ")
-			if !strings.HasPrefix(string(whole), head) || !strings.Contains(notice, r.Spilled.Path) || !strings.Contains(notice, fmt.Sprintf("%d bytes, %d lines", c.bytes, c.lines)) {
+			if !strings.HasPrefix(string(whole), head) || notice != c.size+" in all; the whole output is in "+r.Spilled.Path+"]" {
 				t.Fatalf("notice = %q", notice)
 			}
 			if c.lines > 1 && !strings.HasSuffix(head, strings.Split(string(whole), "\n")[countLines(head)-1]) {
@@ -164,24 +166,119 @@ func TestDeadlines(t *testing.T) {
 			t.Fatalf("%s = %+v", name, r)
 		}
 	}
-	// The caller's deadline aborts context.signal, which the module observes.
-	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
-	defer cancel()
-	r, err := s.Call(ctx, "sees", nil, CallContext{})
-	if err != nil || r.IsError || r.Output != "aborted: TimeoutError" {
-		t.Fatalf("sees (deadline) = %+v %v", r, err)
-	}
-	// Cancel: the signal aborts with AbortError; a spinning call is interrupted.
-	ctx, cancel = context.WithCancel(t.Context())
-	time.AfterFunc(30*time.Millisecond, cancel)
-	if r, _ := s.Call(ctx, "sees", nil, CallContext{}); r.Output != "aborted: AbortError" {
-		t.Fatalf("sees (cancel) = %+v", r)
-	}
-	ctx, cancel = context.WithCancel(t.Context())
+	// A spinning call the caller gives up on is interrupted and canceled.
+	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(30*time.Millisecond, cancel)
 	s2, _ := loadTools(t, project(t, map[string]string{"tools/spin.ts": tool("execute() { for (;;) {} }")}), Options{}, "tools/spin.ts")
 	if r, _ := s2.Call(ctx, "spin", nil, CallContext{}); !r.IsError || r.Output != "tool spin was canceled before it finished" {
 		t.Fatalf("spin (cancel) = %+v", r)
+	}
+}
+
+// TestPastDeadline: a call past its deadline answers that it timed out and
+// after how long, whatever the module does once context.signal aborts
+// (returns, throws the AbortError, throws its own error, or simply
+// finishes late); a caller that goes away gets "canceled". The runtime is
+// kept (PoolSize 1), and what the module saw of its signal is read back.
+func TestPastDeadline(t *testing.T) {
+	onAbort := func(then string) string {
+		return `async execute(a, c) {
+			if (a.read) return globalThis.saw
+			return await new Promise((resolve, reject) => c.signal.addEventListener('abort', () => {
+				globalThis.saw = c.signal.reason.name
+				` + then + `
+			}))
+		}`
+	}
+	files := map[string]string{
+		"tools/returns.ts":   "export const timeout = 100\n" + tool(onAbort("resolve('aborted, but here is a result')")),
+		"tools/aborterr.ts":  "export const timeout = 100\n" + tool(onAbort("reject(c.signal.reason)")),
+		"tools/ownerr.ts":    "export const timeout = 100\n" + tool(onAbort("reject(new Error('my own words'))")),
+		"tools/undefined.ts": "export const timeout = 100\n" + tool(onAbort("resolve()")),
+		"tools/synclate.ts":  tool("timeout: 50, execute(a) { if (a.read) return 'ok'; const end = Date.now() + 120; while (Date.now() < end) {} return 'late' }"),
+	}
+	var paths []string
+	for p := range files {
+		paths = append(paths, p)
+	}
+	s, _ := loadTools(t, project(t, files), Options{PoolSize: 1}, paths...)
+	mustLoad(t, s)
+	timedOut := func(name, d string) string {
+		return "tool " + name + " timed out after " + d + ": make it faster, or export a larger `timeout` (in milliseconds)"
+	}
+	cases := []struct {
+		name   string
+		cancel bool // the caller goes away instead
+		want   string
+		saw    string
+	}{
+		{"returns", false, timedOut("returns", "100ms"), "TimeoutError"},
+		{"aborterr", false, timedOut("aborterr", "100ms"), "TimeoutError"},
+		{"ownerr", false, timedOut("ownerr", "100ms"), "TimeoutError"},
+		{"undefined", false, timedOut("undefined", "100ms"), "TimeoutError"},
+		{"synclate", false, timedOut("synclate", "50ms"), ""},
+		{"returns", true, "tool returns was canceled before it finished", "AbortError"},
+		{"aborterr", true, "tool aborterr was canceled before it finished", "AbortError"},
+	}
+	for _, c := range cases {
+		ctx, cancel := context.WithCancel(t.Context())
+		if c.cancel {
+			time.AfterFunc(20*time.Millisecond, cancel)
+		}
+		r, err := s.Call(ctx, c.name, nil, CallContext{})
+		cancel()
+		if err != nil || !r.IsError || r.Output != c.want {
+			t.Errorf("%s (cancel %v) = %+v %v; want %q", c.name, c.cancel, r, err, c.want)
+			continue
+		}
+		if c.saw == "" {
+			continue
+		}
+		if r := call(t, s, c.name, `{"read":true}`); r.Output != c.saw {
+			t.Errorf("%s: the module saw its signal abort with %q, want %q", c.name, r.Output, c.saw)
+		}
+	}
+}
+
+// TestTimeoutExport: a module's timeout is its named export or its default
+// export's field; a bad one fails the load saying what it is.
+func TestTimeoutExport(t *testing.T) {
+	spin := "execute() { for (;;) {} }"
+	files := map[string]string{
+		"tools/named.ts":    "export const timeout = 120\n" + tool(spin),
+		"tools/field.ts":    tool("timeout: 130, " + spin),
+		"tools/both.ts":     "export const timeout = 140\n" + tool("timeout: 9000, "+spin),
+		"tools/cjs.ts":      "module.exports = { description: 'd', parameters: { type: 'object' }, timeout: 150, " + spin + " }\n",
+		"tools/none.ts":     tool(spin),
+		"tools/badnamed.ts": "export const timeout = '1500'\n" + tool(spin),
+		"tools/badfield.ts": tool("timeout: -5, " + spin),
+	}
+	var paths []string
+	for p := range files {
+		paths = append(paths, p)
+	}
+	s, _ := loadTools(t, project(t, files), Options{DefaultTimeout: 7 * time.Second}, paths...)
+	want := map[string]time.Duration{"named": 120 * time.Millisecond, "field": 130 * time.Millisecond, "both": 140 * time.Millisecond, "cjs": 150 * time.Millisecond, "none": 7 * time.Second}
+	for name, d := range want {
+		tl, ok := s.Tool(name)
+		if !ok || tl.Timeout != d {
+			t.Errorf("%s: timeout %v (loaded %v), want %v", name, tl.Timeout, ok, d)
+		}
+	}
+	if r := call(t, s, "named", "{}"); r.Output != "tool named timed out after 120ms: make it faster, or export a larger `timeout` (in milliseconds)" {
+		t.Errorf("named = %+v", r)
+	}
+	fails := map[string]string{}
+	for _, f := range s.Failures() {
+		fails[f.Name] = f.Reason
+	}
+	for name, reason := range map[string]string{
+		"badnamed": `timeout must be a positive number of milliseconds, not a string ("1500")`,
+		"badfield": "timeout must be a positive number of milliseconds, not a number (-5)",
+	} {
+		if fails[name] != reason {
+			t.Errorf("%s: %q, want %q", name, fails[name], reason)
+		}
 	}
 }
 

@@ -30,6 +30,9 @@ func (w *worker) newCallContext(cc CallContext) *callContext {
 	// ended); setters are shared: assigning makes a plain data property.
 	_ = o.DefineAccessorProperty("env", vm.ToValue(c.getEnv), w.lazySet[0], goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = o.DefineAccessorProperty("signal", vm.ToValue(c.getSignal), w.lazySet[1], goja.FLAG_TRUE, goja.FLAG_TRUE)
+	if w.oc != nil {
+		c.opencodeContext(cc.SessionID)
+	}
 	return c
 }
 

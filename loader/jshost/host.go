@@ -38,6 +38,10 @@ type Spec struct {
 	Source string // what users see: "tools/x.ts" or "beeuni:web_search"
 	Path   string // repo-relative module path; "" when Code is set
 	Code   []byte // in-memory TypeScript source (the Beeuni tools); nil for project modules
+	// Legacy marks a module of the default runtime's legacy folder
+	// (harnesses/opencode/tools/): it may also take opencode's
+	// tool({ description, args, execute }) form (opencode.go).
+	Legacy bool
 }
 
 // Options configure a Set.
@@ -48,7 +52,7 @@ type Options struct {
 	// executor keeps it apart from the release folder, which is replaced at
 	// every release, so what tools write there (memory/ notes) survives.
 	Directory      string
-	TempDir        string          // where spilled output goes (default os.TempDir())
+	TempDir        string          // spilled output goes to its beeuni-output/ (default os.TempDir()); see SpillKeep
 	DefaultTimeout time.Duration   // default 60s
 	PoolSize       int             // runtimes per tool at most (0: 2*GOMAXPROCS)
 	Logger         *slog.Logger    // nil: slog.Default()
@@ -119,6 +123,7 @@ func Load(ctx context.Context, specs []Spec, opts Options) *Set {
 	s := &Set{opts: opts, pools: map[string]*pool{}}
 	s.host = newHost(opts)
 	s.watch = newWatchdog(opts.MaxMemory, opts.CallMemory, opts.Logger)
+	sweepSpills(spillFolder(opts.TempDir), "", time.Now(), SpillKeep, SpillMaxBytes)
 	type outcome struct {
 		tool Tool
 		pool *pool
@@ -263,4 +268,5 @@ func (s *Set) Close() {
 		p.close()
 	}
 	s.watch.wait()
+	sweepSpills(spillFolder(s.opts.TempDir), "", time.Now(), SpillKeep, SpillMaxBytes)
 }

@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
 
+	"github.com/beeuni/beeuni/loader/bundle"
 	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
@@ -19,6 +22,19 @@ type compiled struct {
 	prog *goja.Program
 	err  error
 }
+
+// module is one tool's bundle as its runtimes evaluate it.
+type module struct {
+	prog     *goja.Program
+	key      string // the bundle's key (its source map)
+	file     string // the name errors give: the path from the root, or sourceName
+	filename string // __filename: the module's path in the root, with slashes; "" in memory
+	legacy   bool   // Spec.Legacy: the opencode form loads
+}
+
+// moduleHeader wraps the CommonJS bundle as Node's module wrapper does: a
+// line of its own, so the bundle's lines are the program's minus one.
+const moduleHeader = "(function (module, exports, require, __filename, __dirname) {\n"
 
 // meta is what evaluating a module tells, memoized per content key so a
 // set with unchanged modules loads without evaluating them again.
@@ -33,49 +49,45 @@ type meta struct {
 // load bundles, compiles and evaluates one spec and returns the tool and its
 // runtime pool (with the runtime that evaluated it, when one did).
 func (h *host) load(ctx context.Context, spec Spec, watch *watchdog) (Tool, *pool, error) {
-	var key string
-	var code []byte
+	var r bundle.Result
+	var err error
+	mod := &module{file: spec.Path, legacy: spec.Legacy}
 	switch {
 	case spec.Code != nil:
-		r, err := h.opts.Bundler.BundleSource(sourceName(spec), spec.Code)
-		if err != nil {
-			return Tool{}, nil, err
-		}
-		key, code = r.Key, r.Code
+		mod.file = sourceName(spec)
+		r, err = h.bundler.BundleSource(mod.file, spec.Code)
 	case spec.Path == "":
-		return Tool{}, nil, errors.New("no module: give a repo-relative path to a .ts or .js module")
+		err = errors.New("no module: give a repo-relative path to a .ts or .js module")
 	default:
-		r, err := h.opts.Bundler.Bundle(h.opts.Root, spec.Path)
-		if err != nil {
-			return Tool{}, nil, err
-		}
-		key, code = r.Key, r.Code
+		mod.filename = filepath.ToSlash(filepath.Join(h.opts.Root, filepath.FromSlash(spec.Path)))
+		r, err = h.bundler.Bundle(h.opts.Root, spec.Path)
 	}
-	file := spec.Path
-	if file == "" {
-		file = sourceName(spec)
+	if err != nil {
+		return Tool{}, nil, err
 	}
-	c := h.opts.Bundler.Memo("jshost.program", key, func() any {
-		// The bundle is CommonJS: wrap it so module, exports and require are
-		// parameters, and the default export is read from module.exports.
-		src := "(function (module, exports, require) {" + string(code) + "\n})"
-		p, err := goja.Compile(file, src, true)
-		if err != nil {
-			return &compiled{err: fmt.Errorf("%s: %s", file, rt.FirstLine(err.Error()))}
-		}
-		return &compiled{prog: p}
+	mod.key = r.Key
+	c := h.bundler.Memo("jshost.program", r.Key, func() any {
+		p, err := h.compile(mod, r.Code)
+		return &compiled{prog: p, err: err}
 	}).(*compiled)
 	if c.err != nil {
 		return Tool{}, nil, c.err
 	}
+	mod.prog = c.prog
+	// What a module's evaluation tells depends on whether it may take the
+	// opencode form: one memo each.
+	kind := "jshost.meta"
+	if spec.Legacy {
+		kind = "jshost.meta.legacy"
+	}
 	var first *worker
-	m := h.opts.Bundler.Memo("jshost.meta", key, func() any {
-		w, err := newWorker(ctx, h, spec.Name, c.prog, watch)
+	m := h.bundler.Memo(kind, r.Key, func() any {
+		w, err := newWorker(ctx, h, spec.Name, mod, watch)
 		if err != nil {
 			var st *stoppedError
 			return &meta{err: err, transient: errors.As(err, &st)}
 		}
-		mt, err := w.describe(h.opts.DefaultTimeout)
+		mt, err := w.describe()
 		if err != nil {
 			w.discard()
 			return &meta{err: err}
@@ -85,7 +97,7 @@ func (h *host) load(ctx context.Context, spec Spec, watch *watchdog) (Tool, *poo
 	}).(*meta)
 	if m.err != nil {
 		if m.transient {
-			h.opts.Bundler.Forget("jshost.meta", key)
+			h.bundler.Forget(kind, r.Key)
 		}
 		if first != nil {
 			first.discard()
@@ -96,11 +108,33 @@ func (h *host) load(ctx context.Context, spec Spec, watch *watchdog) (Tool, *poo
 	if t.Timeout <= 0 {
 		t.Timeout = h.opts.DefaultTimeout
 	}
-	p := newPool(h, t, c.prog, watch)
+	p := newPool(h, t, mod, watch)
 	if first != nil {
 		p.put(first)
 	}
 	return t, p, nil
+}
+
+// compile parses the wrapped bundle (source map comments of bundled
+// packages are not followed: the bundle's own map is Bundler.Original's).
+// A syntax error goja finds in esbuild's output names the original file.
+func (h *host) compile(mod *module, code []byte) (*goja.Program, error) {
+	src := moduleHeader + string(code) + "\n})"
+	ast, err := parser.ParseFile(nil, mod.file, src, 0, parser.WithDisableSourceMaps)
+	if err != nil {
+		var el parser.ErrorList
+		if errors.As(err, &el) && len(el) > 0 {
+			if at := h.where(mod, el[0].Position.Line, el[0].Position.Column); at != "" {
+				return nil, fmt.Errorf("%s: SyntaxError: %s", at, rt.FirstLine(el[0].Message))
+			}
+		}
+		return nil, fmt.Errorf("%s: %s", mod.file, rt.FirstLine(err.Error()))
+	}
+	p, err := goja.CompileAST(ast, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", mod.file, rt.FirstLine(err.Error()))
+	}
+	return p, nil
 }
 
 // sourceName is the file name an in-memory module's errors show.
@@ -112,7 +146,10 @@ func sourceName(spec Spec) string {
 }
 
 // describe checks the default export and reads what the model sees.
-func (w *worker) describe(defaultTimeout time.Duration) (*meta, error) {
+func (w *worker) describe() (*meta, error) {
+	if err := w.checkDefault(); err != nil {
+		return nil, err
+	}
 	d := w.export
 	var desc string
 	isStr := false
@@ -122,7 +159,30 @@ func (w *worker) describe(defaultTimeout time.Duration) (*meta, error) {
 	if !isStr || strings.TrimSpace(desc) == "" {
 		return nil, errors.New("description must be a non-empty string: the model reads it to decide when to call the tool")
 	}
-	params, ok := d.Get("parameters").(*goja.Object)
+	raw, err := w.parameters()
+	if err != nil {
+		return nil, err
+	}
+	if w.execute == nil {
+		return nil, errors.New("execute must be a function: execute(args, context) returns the output")
+	}
+	m := &meta{description: desc, parameters: raw}
+	if m.timeout, err = w.timeoutExport(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// parameters is the JSON Schema the model receives: the default export's
+// parameters, or the opencode form's args rendered.
+func (w *worker) parameters() (json.RawMessage, error) {
+	if w.oc != nil {
+		return w.oc.parameters, nil
+	}
+	params, ok := w.export.Get("parameters").(*goja.Object)
+	if ok && isSchemaLibrary(params) {
+		return nil, errors.New(schemaLibraryAdvice(params))
+	}
 	if !ok || params.Get("type") == nil || params.Get("type").String() != "object" {
 		return nil, errors.New(`parameters must be a JSON Schema with type "object"`)
 	}
@@ -130,25 +190,24 @@ func (w *worker) describe(defaultTimeout time.Duration) (*meta, error) {
 	if err != nil {
 		return nil, fmt.Errorf(`parameters must be a JSON Schema with type "object": %s`, rt.FirstLine(err.Error()))
 	}
-	if _, ok := goja.AssertFunction(d.Get("execute")); !ok {
-		return nil, errors.New("execute must be a function: execute(args, context) returns the output")
+	return raw, nil
+}
+
+// timeoutExport is the module's timeout (exportOf): 0 when it has none.
+func (w *worker) timeoutExport() (time.Duration, error) {
+	tv := w.exportOf("timeout")
+	if tv == nil {
+		return 0, nil
 	}
-	m := &meta{description: desc, parameters: raw}
-	tv := d.Get("timeout")
-	if tv == nil || goja.IsUndefined(tv) {
-		tv = w.namedTimeout // export const timeout = N
+	ms := math.NaN()
+	switch n := tv.Export().(type) {
+	case int64:
+		ms = float64(n)
+	case float64:
+		ms = n
 	}
-	if tv != nil && !goja.IsUndefined(tv) && !goja.IsNull(tv) {
-		ms := tv.ToFloat()
-		if _, isNum := tv.Export().(int64); !isNum {
-			if _, isF := tv.Export().(float64); !isF {
-				ms = math.NaN()
-			}
-		}
-		if math.IsNaN(ms) || ms <= 0 || math.IsInf(ms, 0) {
-			return nil, errors.New("timeout must be a positive number of milliseconds")
-		}
-		m.timeout = time.Duration(ms * float64(time.Millisecond))
+	if math.IsNaN(ms) || ms <= 0 || math.IsInf(ms, 0) {
+		return 0, fmt.Errorf("timeout must be a positive number of milliseconds, not %s", kindOf(w.vm, tv))
 	}
-	return m, nil
+	return time.Duration(ms * float64(time.Millisecond)), nil
 }

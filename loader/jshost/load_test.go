@@ -33,7 +33,7 @@ func TestLoadFailures(t *testing.T) {
 		{"noexec", "tools/noexec.ts", "export default { description: 'x', parameters: { type: 'object' } }\n", "execute must be a function"},
 		{"badtimeout", "tools/badtimeout.ts", "export default { description: 'x', parameters: { type: 'object' }, execute() {}, timeout: -5 }\n", "timeout must be a positive number of milliseconds"},
 		{"syntax", "tools/syntax.ts", "export default {\n  description: 'x',\n  a: 1 }}\n", `tools/syntax.ts:3:9: Unexpected "}"`},
-		{"throws", "tools/throws.ts", "throw new Error('config is missing')\n" + good, "error at import: config is missing"},
+		{"throws", "tools/throws.ts", "throw new Error('config is missing')\n" + good, "error at import: tools/throws.ts:1:7: config is missing"},
 		{"nopkg", "tools/nopkg.ts", "import { z } from 'zod'\nexport default { description: String(z), parameters: { type: 'object' }, execute() {} }\n", "Cannot find package 'zod'"},
 		{"nodemod", "tools/nodemod.ts", "import { spawn } from 'node:child_process'\nexport default { description: String(spawn), parameters: { type: 'object' }, execute() {} }\n", "node:child_process is not available to tools"},
 		{"barenode", "tools/barenode.ts", "import http from 'http'\nexport default { description: String(http), parameters: { type: 'object' }, execute() {} }\n", "node:http is not available to tools"},

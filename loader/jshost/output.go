@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -19,19 +20,31 @@ const (
 const noticeRoom = 512
 
 // spill returns out as is when it fits; otherwise it saves out to a file
-// under dir and returns the head with a line giving the size and the path.
-func spill(dir, tool, out string) Result {
+// in the spill folder under tmp (spill.go) and returns the head with a
+// line giving the size and the path.
+func spill(tmp, tool, out string) Result {
 	lines := countLines(out)
 	if len(out) <= MaxOutputBytes && lines <= MaxOutputLines {
 		return Result{Output: out}
 	}
 	head := headOf(out, MaxOutputBytes-noticeRoom, MaxOutputLines-2)
+	size := counted(len(out), "byte") + ", " + counted(lines, "line")
+	dir := spillFolder(tmp)
 	path, err := writeAtomic(dir, tool, out)
 	if err != nil {
-		return Result{Output: fmt.Sprintf("%s\n[output truncated: %d bytes, %d lines in all; saving the whole output failed: %v]", head, len(out), lines, err)}
+		return Result{Output: fmt.Sprintf("%s\n[output truncated: %s in all; saving the whole output failed: %v]", head, size, err)}
 	}
-	msg := fmt.Sprintf("%s\n[output truncated: %d bytes, %d lines in all; the whole output is in %s]", head, len(out), lines, path)
+	sweepSpills(dir, path, time.Now(), SpillKeep, SpillMaxBytes)
+	msg := fmt.Sprintf("%s\n[output truncated: %s in all; the whole output is in %s]", head, size, path)
 	return Result{Output: msg, Spilled: &Spill{Path: path, Bytes: int64(len(out)), Lines: lines}}
+}
+
+// counted is "1 line", "2 lines".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func countLines(s string) int {
@@ -66,14 +79,15 @@ func headOf(s string, maxBytes, maxLines int) string {
 	return strings.TrimSuffix(s[:end], "\n")
 }
 
-// writeAtomic writes data to beeuni-output-<tool>-<random>.txt in dir:
-// temp file in the same folder, fsync, rename.
+// writeAtomic writes data to <tool>-<random>.txt in dir: temp file in the
+// same folder, fsync, rename. The folder is the user's own: outputs may
+// hold what a secret let a tool read.
 func writeAtomic(dir, tool, data string) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	name := filepath.Join(dir, fmt.Sprintf("beeuni-output-%s-%s.txt", safeName(tool), rand.Text()[:12]))
-	f, err := os.CreateTemp(dir, ".beeuni-output-*.tmp")
+	name := filepath.Join(dir, fmt.Sprintf("%s-%s.txt", safeName(tool), rand.Text()[:12]))
+	f, err := os.CreateTemp(dir, ".output-*.tmp")
 	if err != nil {
 		return "", err
 	}

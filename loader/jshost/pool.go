@@ -4,8 +4,6 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
-
-	"github.com/dop251/goja"
 )
 
 // pool holds one tool's runtimes: made on demand, reused, at most size
@@ -13,7 +11,7 @@ import (
 type pool struct {
 	h     *host
 	tool  Tool
-	prog  *goja.Program
+	mod   *module
 	watch *watchdog
 	slots chan struct{}
 
@@ -24,8 +22,8 @@ type pool struct {
 	closed bool
 }
 
-func newPool(h *host, t Tool, prog *goja.Program, watch *watchdog) *pool {
-	return &pool{h: h, tool: t, prog: prog, watch: watch, slots: make(chan struct{}, h.opts.PoolSize)}
+func newPool(h *host, t Tool, mod *module, watch *watchdog) *pool {
+	return &pool{h: h, tool: t, mod: mod, watch: watch, slots: make(chan struct{}, h.opts.PoolSize)}
 }
 
 // get takes a slot and a runtime; release gives the slot back.
@@ -46,7 +44,7 @@ func (p *pool) get(ctx context.Context) (*worker, error) {
 		return w, nil
 	}
 	p.mu.Unlock()
-	w, err := newWorker(ctx, p.h, p.tool.Name, p.prog, p.watch)
+	w, err := newWorker(ctx, p.h, p.tool.Name, p.mod, p.watch)
 	if err != nil {
 		<-p.slots
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/beeuni/beeuni/loader/jshost/limits"
+	"github.com/beeuni/beeuni/loader/bundle"
 	"github.com/beeuni/beeuni/loader/jshost/node"
 	"github.com/beeuni/beeuni/loader/jshost/policy"
 	"github.com/beeuni/beeuni/loader/jshost/rt"
@@ -26,17 +27,14 @@ func platforms() []rt.Platform {
 	return []rt.Platform{limits.Platform(), node.Platform(), web.Platform()}
 }
 
-// unknownModule is the error of require for a name no platform answers.
-func unknownModule(name string) error {
-	return fmt.Errorf("Cannot find module 'node:%s': tools may import node:fs, node:fs/promises, node:path, node:os, node:crypto, node:url, node:buffer, node:util, node:events", name)
-}
-
 // host is what the runtimes of one Set share (read-only after newHost).
 type host struct {
-	opts   Options
-	rt     *rt.Host
-	policy *policy.Policy
-	err    error // the policy does not hold: every tool fails to load with it
+	opts      Options
+	rt        *rt.Host
+	policy    *policy.Policy
+	err       error           // the policy does not hold: every tool fails to load with it
+	bundler   *bundle.Bundler // opts.Bundler offering what rt's require answers
+	mayImport string          // the node: modules rt answers, for messages
 }
 
 func newHost(opts Options) *host {
@@ -65,8 +63,22 @@ func newHost(opts Options) *host {
 		HTTPClient: httpClient(h.policy),
 		Env:        h.policy.Env(env),
 		CallMemory: opts.CallMemory,
-	}, platforms(), unknownModule)
+	}, platforms(), h.unknownModule)
+	// One list: what require answers is what bundles may import.
+	names := h.rt.ModuleNames()
+	h.mayImport = bundle.MayImport(names)
+	h.bundler = opts.Bundler.Offering(names)
 	return h
+}
+
+// unknownModule is the message of require's error for a name no platform
+// answers, as Node words it (the name as passed), and for a node: module
+// what tools may import, in the bundler's words.
+func (h *host) unknownModule(name string) string {
+	if strings.HasPrefix(name, "node:") {
+		return fmt.Sprintf("Cannot find module '%s': tools may import %s", name, h.mayImport)
+	}
+	return fmt.Sprintf("Cannot find module '%s'", name)
 }
 
 // httpClient is fetch's client: every connection it makes is asked of

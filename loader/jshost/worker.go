@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,11 +20,14 @@ import (
 type worker struct {
 	h                        *host
 	tool                     string
+	mod                      *module
 	vm                       *goja.Runtime
-	rt                       *rt.Runtime // the platforms' bindings and the event loop
-	export                   *goja.Object
-	namedTimeout             goja.Value // `export const timeout = N`, beside the default export
-	execute                  goja.Callable
+	rt                       *rt.Runtime   // the platforms' bindings and the event loop
+	ns, def                  goja.Value    // the module namespace (module.exports) and its default export
+	export                   *goja.Object  // def when it is an object
+	execute                  goja.Callable // export.execute when it is a function
+	oc                       *opencodeTool // the opencode form (legacy folder only), else nil
+	ocJS                     *goja.Object  // js/opencode.js's helpers, once a legacy module needs them
 	jsonParse, jsonStringify goja.Callable
 	abortCtor                goja.Value    // the web platform's AbortController, once a call needs it
 	lazySet                  [2]goja.Value // setters of context.env and context.signal
@@ -117,10 +121,10 @@ func (g *guard) isKilled() bool {
 
 // newWorker makes a runtime and evaluates the module in it, bounded by the
 // default timeout and ctx (an import that never ends is interrupted).
-func newWorker(ctx context.Context, h *host, tool string, prog *goja.Program, watch *watchdog) (*worker, error) {
+func newWorker(ctx context.Context, h *host, tool string, mod *module, watch *watchdog) (*worker, error) {
 	vm := goja.New()
 	vm.SetMaxCallStackSize(maxCallDepth)
-	w := &worker{h: h, tool: tool, vm: vm, jobs: make(chan func())}
+	w := &worker{h: h, tool: tool, mod: mod, vm: vm, jobs: make(chan func())}
 	if err := w.setup(); err != nil {
 		return nil, fmt.Errorf("set up the JS host: %w", err)
 	}
@@ -137,7 +141,7 @@ func newWorker(ctx context.Context, h *host, tool string, prog *goja.Program, wa
 	done := make(chan error, 1)
 	w.jobs <- func() {
 		g.busy(true)
-		err := w.evaluate(prog)
+		err := w.evaluate()
 		g.busy(false)
 		done <- err
 	}
@@ -177,12 +181,13 @@ type stoppedError struct{ err error }
 
 func (e *stoppedError) Error() string { return "error at import: " + e.err.Error() }
 
-// evaluate runs the bundle and finds the default export.
-func (w *worker) evaluate(prog *goja.Program) error {
+// evaluate runs the bundle as Node runs a CommonJS module and finds its
+// exports; describe judges them.
+func (w *worker) evaluate() error {
 	vm := w.vm
-	fnv, err := vm.RunProgram(prog)
+	fnv, err := vm.RunProgram(w.mod.prog)
 	if err != nil {
-		return fmt.Errorf("error at import: %s", errorText(vm, err))
+		return w.importError(err)
 	}
 	fn, ok := goja.AssertFunction(fnv)
 	if !ok {
@@ -191,26 +196,51 @@ func (w *worker) evaluate(prog *goja.Program) error {
 	module := vm.NewObject()
 	exports := vm.NewObject()
 	_ = module.Set("exports", exports)
-	if _, err := fn(goja.Undefined(), module, exports, vm.Get("require")); err != nil {
-		return fmt.Errorf("error at import: %s", errorText(vm, err))
+	filename, dirname := goja.Undefined(), goja.Undefined()
+	if f := w.mod.filename; f != "" {
+		filename, dirname = vm.ToValue(f), vm.ToValue(f[:strings.LastIndexByte(f, '/')])
 	}
-	m, _ := module.Get("exports").(*goja.Object)
-	if m == nil {
-		return errors.New("no default export: write `export default { description, parameters, execute }`")
-	}
-	d := m.Get("default")
-	if esm := m.Get("__esModule"); (esm != nil && esm.ToBoolean()) || (d != nil && !goja.IsUndefined(d)) {
-		obj, ok := d.(*goja.Object)
-		if !ok {
-			return errors.New("no default export: write `export default { description, parameters, execute }`")
+	var zods *goja.Object
+	restore := func() {}
+	if w.mod.legacy {
+		if zods, restore, err = w.watchToolSchema(); err != nil {
+			return err
 		}
-		w.namedTimeout = m.Get("timeout")
-		m = obj
 	}
-	w.export = m
-	exec, _ := goja.AssertFunction(m.Get("execute"))
-	w.execute = exec
+	_, err = fn(goja.Undefined(), module, exports, vm.Get("require"), filename, dirname)
+	restore()
+	if err != nil {
+		return w.importError(err)
+	}
+	w.ns = module.Get("exports")
+	w.def = w.ns
+	if o, ok := w.ns.(*goja.Object); ok {
+		switch {
+		case isESModule(o):
+			w.def = o.Get("default")
+		case o == exports && len(o.Keys()) == 0:
+			w.def = goja.Undefined() // a script that exports nothing
+		}
+	}
+	if o, ok := w.def.(*goja.Object); ok && isPlainObject(o) {
+		w.export = o
+		w.execute, _ = goja.AssertFunction(o.Get("execute"))
+		if w.mod.legacy && isOpencodeForm(o) {
+			if w.oc, err = w.opencode(zods); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// importError is an error the module threw at import, with where it was
+// thrown in the file the user wrote.
+func (w *worker) importError(err error) error {
+	if at := w.thrownAt(err); at != "" {
+		return fmt.Errorf("error at import: %s: %s", at, errorText(w.vm, err))
+	}
+	return fmt.Errorf("error at import: %s", errorText(w.vm, err))
 }
 
 // discard drops the runtime's timers and ends its goroutine (once the

@@ -3,20 +3,18 @@ package jshost
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/beeuni/beeuni/internal/npmcache"
 )
 
-// TestZod4 loads the reference's zod example from a node_modules installed
-// into the test's project; it needs npm (and the registry) and skips without.
+// TestZod4 loads the reference's zod example, and a zod object given as
+// parameters, with the real zod from the npm cache (skips without npm).
 func TestZod4(t *testing.T) {
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm is not on PATH: skipping the zod 4 module test")
-	}
-	root := project(t, map[string]string{"package.json": `{"name":"p","private":true}`, "tools/lookup.ts": `
+	root := project(t, map[string]string{"tools/lookup.ts": `
 import { z } from 'zod'
 
 const Args = z.object({ id: z.string().describe('The order id'), n: z.number().int().min(1).optional() })
@@ -28,16 +26,26 @@ export default {
     const a = Args.parse(args)
     return ` + "`order ${a.id}: shipped`" + `
   },
+}`, "tools/raw.ts": `
+import { z } from 'zod'
+
+export default {
+  description: 'zod given as parameters.',
+  parameters: z.object({ id: z.string() }),
+  execute: () => 'never',
 }`})
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--silent", "zod@4")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Skipf("npm install zod@4 failed (no registry?): %v: %s", err, out)
+	if err := npmcache.Project(ctx, root, "zod@4.3.6"); err != nil {
+		if errors.Is(err, npmcache.ErrNoNPM) {
+			t.Skip("npm is not on PATH: skipping the zod 4 module test")
+		}
+		t.Fatal(err)
 	}
-	s, _ := loadTools(t, root, Options{}, "tools/lookup.ts")
-	mustLoad(t, s)
+	s, _ := loadTools(t, root, Options{}, "tools/lookup.ts", "tools/raw.ts")
+	if f := s.Failures(); len(f) != 1 || f[0].Name != "raw" || f[0].Reason != "parameters is a zod schema, not JSON Schema: the model reads JSON Schema, so write `parameters: z.toJSONSchema(yourSchema)` (zod 4)" {
+		t.Fatalf("failures = %+v", f)
+	}
 	tool, _ := s.Tool("lookup")
 	var schema struct {
 		Type       string                    `json:"type"`

@@ -1,9 +1,12 @@
 package rt
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -32,7 +35,7 @@ type Host struct {
 
 	platforms []Platform
 	modules   Modules
-	unknown   func(name string) error
+	unknown   func(name string) string
 	natives   *require.Registry // goja_nodejs modules (buffer, url); no files
 }
 
@@ -53,10 +56,11 @@ type Platform struct {
 
 // NewHost makes the shared part of the runtimes of one tool set from the
 // settings in h and the platforms, installed in their order (which is the
-// order of the global object's keys). unknown is the error of require for
-// a name no platform answers. Two platforms answering one name is a
+// order of the global object's keys). unknown is the message of require's
+// error for a name no platform answers, given as the module passed it
+// ("node:zlib", "left-pad"). Two platforms answering one name is a
 // programming error: NewHost panics.
-func NewHost(h Host, platforms []Platform, unknown func(name string) error) *Host {
+func NewHost(h Host, platforms []Platform, unknown func(name string) string) *Host {
 	h.platforms = platforms
 	h.modules = Modules{}
 	for _, p := range platforms {
@@ -71,6 +75,11 @@ func NewHost(h Host, platforms []Platform, unknown func(name string) error) *Hos
 	noFiles := func(string) ([]byte, error) { return nil, require.ModuleFileDoesNotExistError }
 	h.natives = require.NewRegistry(require.WithLoader(noFiles))
 	return &h
+}
+
+// ModuleNames are the names require answers (without "node:"), sorted.
+func (h *Host) ModuleNames() []string {
+	return slices.Sorted(maps.Keys(h.modules))
 }
 
 // Runtime is one goja runtime with the host's bindings installed (its
@@ -107,21 +116,27 @@ func (h *Host) NewRuntime(vm *goja.Runtime, tool string) (*Runtime, error) {
 }
 
 // Require is require(name) in this runtime: the module (made on first use,
-// then the same value), or a thrown error naming what tools may import.
+// then the same value), or a thrown Error with code MODULE_NOT_FOUND, as
+// Node throws, whose message the host's unknown gives.
 func (r *Runtime) Require(name string) goja.Value {
-	name = strings.TrimPrefix(name, "node:")
-	if v, ok := r.mods[name]; ok {
+	key := strings.TrimPrefix(name, "node:")
+	if v, ok := r.mods[key]; ok {
 		return v
 	}
-	f, ok := r.Host.modules[name]
+	f, ok := r.Host.modules[key]
 	if !ok {
-		panic(r.VM.NewGoError(r.Host.unknown(name)))
+		e, err := r.VM.New(r.VM.Get("Error"), r.VM.ToValue(r.Host.unknown(name)))
+		if err != nil {
+			panic(r.VM.NewGoError(errors.New(r.Host.unknown(name))))
+		}
+		_ = e.Set("code", "MODULE_NOT_FOUND")
+		panic(e)
 	}
 	v := f(r)
 	if r.mods == nil {
 		r.mods = map[string]goja.Value{}
 	}
-	r.mods[name] = v
+	r.mods[key] = v
 	return v
 }
 

@@ -1,7 +1,6 @@
 package rt
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
@@ -30,7 +29,7 @@ func toy(made map[string]int) Platform {
 
 func newRuntime(t *testing.T, made map[string]int) *Runtime {
 	t.Helper()
-	h := NewHost(Host{}, []Platform{toy(made)}, func(name string) error { return errors.New("no module " + name) })
+	h := NewHost(Host{}, []Platform{toy(made)}, func(name string) string { return "no module " + name })
 	r, err := h.NewRuntime(goja.New(), "t")
 	if err != nil {
 		t.Fatal(err)
@@ -51,9 +50,16 @@ func TestRequire(t *testing.T) {
 	if made["a"] != 1 || made["a/b"] != 1 {
 		t.Fatalf("factories ran %v times, want once each", made)
 	}
-	_, err = r.VM.RunString(`require('node:nope')`)
-	if err == nil || !strings.Contains(err.Error(), "no module nope") {
-		t.Fatalf("unknown module: got %v, want the host's error", err)
+	// An unknown name throws Node's error: an Error with code
+	// MODULE_NOT_FOUND and the host's message for the name as passed.
+	for _, name := range []string{"node:nope", "nope", "a/c"} {
+		v, err = r.VM.RunString(`try { require('` + name + `'); 'no throw' } catch (e) { [e instanceof Error, e.code, e.message].join() }`)
+		if err != nil || v.String() != "true,MODULE_NOT_FOUND,no module "+name {
+			t.Fatalf("require(%q): %v %v", name, v, err)
+		}
+	}
+	if got := strings.Join(r.Host.ModuleNames(), ","); got != "a,a/b" {
+		t.Fatalf("ModuleNames = %q", got)
 	}
 }
 
