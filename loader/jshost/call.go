@@ -16,7 +16,7 @@ import (
 var errTimedOut = errors.New("deadline")
 
 // call runs one call on a runtime of the pool.
-func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (Result, error) {
+func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext, opts CallOptions) (Result, error) {
 	limit := p.tool.Timeout
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < limit {
 		limit = max(time.Until(dl), time.Millisecond)
@@ -29,14 +29,22 @@ func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (
 		}
 		return fmt.Sprintf("tool %s timed out after %s: make it faster, or export a larger `timeout` (in milliseconds)", p.tool.Name, human(limit))
 	}
+	st := &argsStep{hooks: opts.Args}
+	args, ok := st.prepare(cctx, args, p.tool.HasParseArgs)
+	if st.rejected != nil {
+		return rejected(st.rejected), nil
+	}
+	if !ok {
+		return Result{Output: stopped(), IsError: true, Kind: kindOf(cctx)}, nil
+	}
 	w, err := p.get(cctx)
 	if err != nil {
 		if cctx.Err() != nil {
-			return Result{Output: stopped(), IsError: true}, nil
+			return Result{Output: stopped(), IsError: true, Kind: kindOf(cctx)}, nil
 		}
-		return Result{Output: err.Error(), IsError: true}, nil
+		return Result{Output: err.Error(), IsError: true, Kind: Thrown}, nil
 	}
-	out, isErr, healthy := w.call(cctx, args, cc, p.watch, stopped)
+	out, isErr, healthy := w.call(cctx, args, cc, p.watch, stopped, st)
 	// Back in the pool before the slot is free: a caller that takes the slot
 	// then finds this runtime instead of making a new one.
 	if healthy {
@@ -45,15 +53,18 @@ func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (
 		w.discard()
 	}
 	p.release()
-	if isErr {
-		return Result{Output: out, IsError: true}, nil
+	if st.rejected != nil {
+		return rejected(st.rejected), nil
 	}
-	return spill(p.h.opts.TempDir, p.tool.Name, out), nil
+	if isErr {
+		return Result{Output: out, IsError: true, Kind: kindOf(cctx)}, nil
+	}
+	return spill(p.h.opts.TempDir, p.tool.Name, out, p.tool.MaxResultChars), nil
 }
 
 // call runs execute(args, context), awaiting a promise on the event loop.
 // healthy is false when the runtime must not be reused.
-func (w *worker) call(cctx context.Context, args json.RawMessage, cc CallContext, watch *watchdog, stopped func() string) (out string, isErr, healthy bool) {
+func (w *worker) call(cctx context.Context, args json.RawMessage, cc CallContext, watch *watchdog, stopped func() string, st *argsStep) (out string, isErr, healthy bool) {
 	vm := w.vm
 	g := newGuard(vm)
 	watch.enter(g)
@@ -76,7 +87,7 @@ func (w *worker) call(cctx context.Context, args json.RawMessage, cc CallContext
 		gmu.Unlock()
 	}()
 
-	v, c, err := w.start(args, cc)
+	v, c, err := w.begin(cctx, g, args, cc, st)
 	if err == nil {
 		if pr, ok := asPromise(v); ok {
 			v, err = w.await(cctx, g, pr, c)
@@ -90,7 +101,8 @@ func (w *worker) call(cctx context.Context, args json.RawMessage, cc CallContext
 	if err != nil {
 		var ex *goja.Exception
 		var rej *rejection
-		healthy = errors.As(err, &ex) || errors.As(err, &rej)
+		var ne *notExecuted
+		healthy = errors.As(err, &ex) || errors.As(err, &rej) || errors.As(err, &ne)
 		if cctx.Err() != nil {
 			return stopped(), true, healthy
 		}
@@ -153,6 +165,11 @@ func (w *worker) abort(cctx context.Context, c *callContext) error {
 	fn, _ := goja.AssertFunction(ctrl.Get("abort"))
 	_, err = fn(ctrl, reason)
 	return rt.Uncatchable(err)
+}
+
+// rejected is the answer of a call whose arguments were rejected.
+func rejected(err error) Result {
+	return Result{Output: err.Error(), IsError: true, Kind: InvalidArgs, Rejected: err}
 }
 
 // rejection is a rejected promise: its value is what was thrown.

@@ -28,6 +28,9 @@ type meta struct {
 	timeout     time.Duration
 	err         error
 	transient   bool // the evaluation was stopped (deadline, memory): try again next load
+
+	hasParseArgs, concurrent bool // the optional exports (exports.go)
+	maxResultChars           int
 }
 
 // load bundles, compiles and evaluates one spec and returns the tool and its
@@ -92,7 +95,8 @@ func (h *host) load(ctx context.Context, spec Spec, watch *watchdog) (Tool, *poo
 		}
 		return Tool{}, nil, m.err
 	}
-	t := Tool{Name: spec.Name, Source: spec.Source, Description: m.description, Parameters: m.parameters, Timeout: m.timeout}
+	t := Tool{Name: spec.Name, Source: spec.Source, Description: m.description, Parameters: m.parameters, Timeout: m.timeout,
+		Concurrent: m.concurrent, MaxResultChars: m.maxResultChars, HasParseArgs: m.hasParseArgs}
 	if t.Timeout <= 0 {
 		t.Timeout = h.opts.DefaultTimeout
 	}
@@ -145,6 +149,9 @@ func (w *worker) describe(defaultTimeout time.Duration) (*meta, error) {
 			return nil, errors.New("timeout must be a positive number of milliseconds")
 		}
 		m.timeout = time.Duration(ms * float64(time.Millisecond))
+	}
+	if err := w.describeOptional(m); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

@@ -20,18 +20,36 @@ const noticeRoom = 512
 
 // spill returns out as is when it fits; otherwise it saves out to a file
 // under dir and returns the head with a line giving the size and the path.
-func spill(dir, tool, out string) Result {
+// maxChars, when > 0, is the module's maxResultChars: out fits only within
+// that many characters (code points) too, and the head is cut to them.
+func spill(dir, tool, out string, maxChars int) Result {
 	lines := countLines(out)
-	if len(out) <= MaxOutputBytes && lines <= MaxOutputLines {
+	cut := charsEnd(out, maxChars)
+	if len(out) <= MaxOutputBytes && lines <= MaxOutputLines && cut == len(out) {
 		return Result{Output: out}
 	}
-	head := headOf(out, MaxOutputBytes-noticeRoom, MaxOutputLines-2)
+	head := headOf(out, min(MaxOutputBytes-noticeRoom, cut), MaxOutputLines-2)
 	path, err := writeAtomic(dir, tool, out)
 	if err != nil {
 		return Result{Output: fmt.Sprintf("%s\n[output truncated: %d bytes, %d lines in all; saving the whole output failed: %v]", head, len(out), lines, err)}
 	}
 	msg := fmt.Sprintf("%s\n[output truncated: %d bytes, %d lines in all; the whole output is in %s]", head, len(out), lines, path)
 	return Result{Output: msg, Spilled: &Spill{Path: path, Bytes: int64(len(out)), Lines: lines}}
+}
+
+// charsEnd is the byte length of the first n characters of s (all of s
+// when n <= 0 or s is shorter).
+func charsEnd(s string, n int) int {
+	if n <= 0 || len(s) <= n {
+		return len(s)
+	}
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
 }
 
 func countLines(s string) int {

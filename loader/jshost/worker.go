@@ -21,7 +21,9 @@ type worker struct {
 	vm                       *goja.Runtime
 	rt                       *rt.Runtime // the platforms' bindings and the event loop
 	export                   *goja.Object
+	named                    *goja.Object // module.exports: the named exports (export itself when there is no default)
 	execute                  goja.Callable
+	parseArgs                goja.Callable // the module's parseArgs, nil when it exports none
 	jsonParse, jsonStringify goja.Callable
 	abortCtor                goja.Value    // the web platform's AbortController, once a call needs it
 	lazySet                  [2]goja.Value // setters of context.env and context.signal
@@ -139,8 +141,10 @@ func (w *worker) evaluate(prog *goja.Program) error {
 		m = obj
 	}
 	w.export = m
+	w.named, _ = module.Get("exports").(*goja.Object)
 	exec, _ := goja.AssertFunction(m.Get("execute"))
 	w.execute = exec
+	w.parseArgs, _ = goja.AssertFunction(w.optionalExport("parseArgs"))
 	return nil
 }
 
