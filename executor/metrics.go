@@ -17,6 +17,9 @@ const (
 	outcomeBadRequest  = "bad_request" // 400
 	outcomeTooLarge    = "too_large"   // 413
 	outcomeUnavailable = "unavailable" // 503: no tool set loaded yet
+
+	outcomeInvalidArgs       = "invalid_args"        // the arguments were rejected (§1.6): the tool did not run
+	outcomeInvalidArgsWarned = "invalid_args_warned" // --validate-args warn: they did not match, the tool ran
 )
 
 // unknownTool labels calls to names that are not loaded, so a client sending
@@ -41,7 +44,7 @@ func newMetrics(reg prometheus.Registerer, turns, inFlight func() float64) (*met
 	m := &metrics{
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "beeuni_executor_calls_total",
-			Help: "Tool calls answered, by tool and outcome (ok, tool_error, canceled, not_loaded, hidden, bad_request, too_large, unavailable).",
+			Help: "Tool calls answered, by tool and outcome (ok, tool_error, canceled, not_loaded, hidden, bad_request, too_large, unavailable, invalid_args, invalid_args_warned).",
 		}, []string{"tool", "outcome"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "beeuni_executor_call_duration_seconds",

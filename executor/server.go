@@ -64,6 +64,13 @@ type Options struct {
 
 	Logger   *slog.Logger
 	Registry *prometheus.Registry // /metrics serves it; nil: a new one (see Registry)
+
+	// ValidateArgs is --validate-args (SPEC-beyond §1.2); MCPAllowedOrigins
+	// is --mcp-allowed-origins (§4.3); Version is the binary's, for MCP's
+	// serverInfo.
+	ValidateArgs      ValidateMode
+	MCPAllowedOrigins []string
+	Version           string
 }
 
 func (o *Options) setDefaults() {
