@@ -18,6 +18,7 @@ type executorFlags struct {
 	harness string
 	token   string
 	timeout time.Duration
+	server  serverFlags // --validate-args, --mcp-allowed-origins (serverflags.go)
 }
 
 func (a *app) addExecutorFlags(fl interface {
@@ -27,6 +28,7 @@ func (a *app) addExecutorFlags(fl interface {
 	fl.StringVar(&f.harness, "harness", string(loader.HarnessDefault), "the harness whose rules apply: default or experimental")
 	fl.StringVar(&f.token, "token", a.getenv("BEEUNI_TOKEN"), "require Authorization: Bearer TOKEN on every route but /healthz (env BEEUNI_TOKEN)")
 	fl.DurationVar(&f.timeout, "timeout", 60*time.Second, "a tool call's deadline unless its module exports timeout")
+	a.addServerFlags(fl, &f.server)
 }
 
 // executorCmd is `beeuni executor`: one sandbox executor.
@@ -55,6 +57,9 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 		a.errorf(nil, "--harness: %v", err)
 		return exitUsage
 	}
+	if !a.checkServerFlags(&ef.server) {
+		return exitUsage
+	}
 	if *data == "" {
 		*data = filepath.Join(".beeuni", "executor-"+*id)
 	}
@@ -78,7 +83,7 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 	}
 	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, ws), DataDir: *data, Workspace: ws, Harness: h,
 		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: failpoint(a.getenv("BEEUNI_FAILPOINT")),
-		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()}})
+		Server: ef.server.apply(executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()})})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure
