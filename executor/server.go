@@ -170,6 +170,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("DELETE /beeuni/sessions/{id}/turn", s.handleEndTurn)
 	s.mux.HandleFunc("GET /beeuni/status", s.handleStatus)
 	s.mux.HandleFunc("POST /beeuni/batch", s.handleBatch)
+	s.mux.HandleFunc("GET /beeuni/render", s.handleRender)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
