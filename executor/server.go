@@ -138,6 +138,8 @@ type Server struct {
 
 	turnsMu sync.Mutex
 	turns   map[string]*turn
+
+	mcp *mcpEndpoint // /beeuni/mcp (mcp.go)
 }
 
 // NewServer makes a Server. Its metrics are registered on opts.Registry.
@@ -159,6 +161,7 @@ func NewServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.metrics = m
+	s.mcp = newMCPEndpoint(s)
 	s.routes()
 	return s, nil
 }
@@ -171,6 +174,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /beeuni/status", s.handleStatus)
 	s.mux.HandleFunc("POST /beeuni/batch", s.handleBatch)
 	s.mux.HandleFunc("GET /beeuni/render", s.handleRender)
+	s.mux.Handle("/beeuni/mcp", s.mcp)
+	s.mux.Handle("/beeuni/mcp/agents/{agent}", s.mcp)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -254,6 +259,7 @@ func (s *Server) Switch(ts *ToolSet) {
 		})
 	}
 	s.log.Info("tool set switched", attrs...)
+	s.mcp.switched()
 	if old != nil {
 		old.unref()
 	}
@@ -294,6 +300,7 @@ func (s *Server) Run(ctx context.Context) error {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	srv.RegisterOnShutdown(s.mcp.close) // MCP's standalone streams would hold the shutdown
 
 	var wg sync.WaitGroup
 	janitorCtx, stopJanitor := context.WithCancel(ctx)
@@ -321,6 +328,7 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	stopJanitor()
 	wg.Wait()
+	s.mcp.close()
 
 	s.releaseTurns()
 	s.mu.Lock()
