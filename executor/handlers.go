@@ -212,21 +212,11 @@ func (s *Server) env(ts *ToolSet, agent string) map[string]string {
 }
 
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
-	agent := r.URL.Query().Get("agent")
-	if agent == "" {
-		agent = DefaultAgent
-	}
-	_, session, err := callHeaders(r)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+	agent, ts, done, ok := s.agentSet(w, r)
+	if !ok {
 		return
 	}
-	ts, done := s.acquire(session)
 	defer done()
-	if ts == nil {
-		writeError(w, http.StatusServiceUnavailable, errNoToolSet.Error())
-		return
-	}
 	list := ToolList{Release: ts.Release(), Agent: agent, Tools: []ToolInfo{}, Failed: []Failure{}}
 	for _, t := range ts.Tools() {
 		if !ts.project.Visible(agent, t.Name) {

@@ -29,21 +29,11 @@ func (s *Server) handleRender(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	agent := q.Get("agent")
-	if agent == "" {
-		agent = DefaultAgent
-	}
-	_, session, err := callHeaders(r)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+	agent, ts, done, ok := s.agentSet(w, r)
+	if !ok {
 		return
 	}
-	ts, done := s.acquire(session)
 	defer done()
-	if ts == nil {
-		writeError(w, http.StatusServiceUnavailable, errNoToolSet.Error())
-		return
-	}
 	var tools []schema.Tool
 	for _, t := range ts.Tools() {
 		if ts.project.Visible(agent, t.Name) {
@@ -67,4 +57,26 @@ func (s *Server) handleRender(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(append(body, '\n'))
+}
+
+// agentSet reads ?agent= (default beeuni) and takes the set the request's
+// session uses, with a reference (done gives it back). On failure it has
+// answered 400 or 503 and ok is false.
+func (s *Server) agentSet(w http.ResponseWriter, r *http.Request) (agent string, ts *ToolSet, done func(), ok bool) {
+	agent = r.URL.Query().Get("agent")
+	if agent == "" {
+		agent = DefaultAgent
+	}
+	_, session, err := callHeaders(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return "", nil, nil, false
+	}
+	ts, done = s.acquire(session)
+	if ts == nil {
+		done()
+		writeError(w, http.StatusServiceUnavailable, errNoToolSet.Error())
+		return "", nil, nil, false
+	}
+	return agent, ts, done, true
 }
