@@ -53,6 +53,10 @@ type Config struct {
 	// set while NATS is away and converges once it is back.
 	NATSURL string
 	Bus     *events.Bus
+	// OpencodeDir, on the default harness, is the opencode config folder the
+	// executor writes its plugin into (OpencodePluginFile) at every switch;
+	// "" writes none. See opencode.go.
+	OpencodeDir string
 	// Server configures the HTTP API; its Secrets is filled in here.
 	Server         Options
 	DefaultTimeout time.Duration // a call's deadline unless the module exports timeout
@@ -168,6 +172,9 @@ func NewExecutor(cfg Config) (*Executor, error) {
 		so.Registry = prometheus.NewRegistry()
 	}
 	so.Secrets = e.secretValues
+	if cfg.OpencodeDir != "" && cfg.Harness == loader.HarnessDefault {
+		so.OnSwitch = newOpencodePlugin(cfg.OpencodeDir, cfg.ID, so.Token != "", cfg.Logger).switched
+	}
 	if e.srv, err = NewServer(so); err != nil {
 		db.Close()
 		return nil, err

@@ -71,6 +71,12 @@ type Options struct {
 	ValidateArgs      ValidateMode
 	MCPAllowedOrigins []string
 	Version           string
+
+	// OnSwitch, when set, is called with each tool set Switch makes current,
+	// in the order of the switches (e.g. to write the default runtime's
+	// plugin). It must not call Switch, and may only read ts's tools and
+	// manifest: a shutdown may free the set meanwhile.
+	OnSwitch func(ts *ToolSet)
 }
 
 func (o *Options) setDefaults() {
@@ -260,6 +266,9 @@ func (s *Server) Switch(ts *ToolSet) {
 	}
 	s.log.Info("tool set switched", attrs...)
 	s.mcp.switched()
+	if s.opts.OnSwitch != nil {
+		s.opts.OnSwitch(ts)
+	}
 	if old != nil {
 		old.unref()
 	}

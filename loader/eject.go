@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/beeuni/beeuni/internal/atomicfile"
 	"github.com/beeuni/beeuni/loader/builtin"
 )
 
@@ -68,13 +69,13 @@ func Eject(dir, name string, force bool) (EjectResult, error) {
 	if err := os.MkdirAll(filepath.Dir(modPath), 0o755); err != nil {
 		return EjectResult{}, fmt.Errorf("create %s: %w", filepath.Dir(plan.Module), err)
 	}
-	if err := writeFileAtomic(modPath, plan.source, 0o644); err != nil {
+	if err := atomicfile.Write(modPath, plan.source, 0o644); err != nil {
 		return EjectResult{}, fmt.Errorf("write %s: %w", plan.Module, err)
 	}
-	if err := writeFileAtomic(manPath, plan.manifest, manMode); err != nil {
+	if err := atomicfile.Write(manPath, plan.manifest, manMode); err != nil {
 		// Put the module back as it was, so a failure leaves the project unchanged.
 		if oldErr == nil {
-			_ = writeFileAtomic(modPath, old, 0o644)
+			_ = atomicfile.Write(modPath, old, 0o644)
 		} else {
 			_ = os.Remove(modPath)
 		}
@@ -292,41 +293,6 @@ func insertAfter(lines []string, n int, text string) []byte {
 	out = append(out, text)
 	out = append(out, lines[n:]...)
 	return []byte(strings.Join(out, ""))
-}
-
-// writeFileAtomic writes data to a temp file in path's folder, syncs it and
-// renames it over path, so a reader sees the old file or the new one.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(perm); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	if dir, derr := os.Open(filepath.Dir(path)); derr == nil {
-		_ = dir.Sync() // make the rename durable; best effort where unsupported
-		dir.Close()
-	}
-	return nil
 }
 
 // overlayFS is fsys with some files replaced, to read an edit back before

@@ -3,6 +3,7 @@ package loader
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -27,6 +28,10 @@ var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
 // harnessTools are the harness's own tool names; any name starting "pty_" is
 // one too (the terminal plugin's tools).
 var harnessTools = []string{"bash", "read", "write", "edit", "apply_patch", "glob", "grep", "list", "task", "question", "webfetch", "todowrite", "todoread"}
+
+// HarnessTools lists the harness's own tool names (the terminal plugin's
+// pty_* tools aside: any name with that prefix is one too).
+func HarnessTools() []string { return slices.Clone(harnessTools) }
 
 // IsHarnessTool reports whether name is a tool the harness provides.
 func IsHarnessTool(name string) bool {
@@ -261,6 +266,11 @@ func (r *reader) readLegacy() {
 		}
 	}
 }
+
+// Legacy maps each module of harnesses/opencode/tools/ the default runtime
+// loads to its path: a tool there wins over the hosted tool of its name. It is
+// empty on the experimental runtime, which ignores that folder.
+func (p *Project) Legacy() map[string]string { return maps.Clone(p.legacy) }
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

@@ -15,10 +15,11 @@ import (
 
 // executorFlags are the flags `beeuni executor` and `beeuni up` share.
 type executorFlags struct {
-	harness string
-	token   string
-	timeout time.Duration
-	server  serverFlags // --validate-args, --mcp-allowed-origins (serverflags.go)
+	harness     string
+	token       string
+	timeout     time.Duration
+	opencodeDir string
+	server      serverFlags // --validate-args, --mcp-allowed-origins (serverflags.go)
 }
 
 func (a *app) addExecutorFlags(fl interface {
@@ -29,11 +30,29 @@ func (a *app) addExecutorFlags(fl interface {
 	fl.StringVar(&f.token, "token", a.getenv("BEEUNI_TOKEN"), "require Authorization: Bearer TOKEN on every route but /healthz (env BEEUNI_TOKEN)")
 	fl.DurationVar(&f.timeout, "timeout", 60*time.Second, "a tool call's deadline unless its module exports timeout")
 	a.addServerFlags(fl, &f.server)
+	fl.StringVar(&f.opencodeDir, "opencode-dir", a.getenv("BEEUNI_OPENCODE_DIR"),
+		"on the default harness, the opencode config folder the plugin is written to, as "+executor.OpencodePluginFile+" (default: the checkout's .opencode; off: write none) (env BEEUNI_OPENCODE_DIR)")
+}
+
+// opencodeFolder is where the default runtime's plugin goes for a checkout:
+// opencode reads the .opencode folder of the directory it runs in.
+func (f *executorFlags) opencodeFolder(workspace string) string {
+	switch f.opencodeDir {
+	case "off":
+		return ""
+	case "":
+		return filepath.Join(workspace, ".opencode")
+	}
+	abs, err := filepath.Abs(f.opencodeDir)
+	if err != nil {
+		return f.opencodeDir
+	}
+	return abs
 }
 
 // executorCmd is `beeuni executor`: one sandbox executor.
 func (a *app) executorCmd(ctx context.Context, args []string) int {
-	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--dir CHECKOUT] [--harness experimental|default] [--trust-key FILE] [--token T] [--nats URL] [--project NAME]"
+	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--dir CHECKOUT] [--harness experimental|default] [--trust-key FILE] [--token T] [--opencode-dir DIR] [--nats URL] [--project NAME]"
 	fl := a.newFlags("executor", usage)
 	var nf netFlags
 	a.addNetFlags(fl, &nf)
@@ -81,7 +100,7 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 	if pub == nil {
 		log.Warn("no --trust-key: release signatures are not checked (content digests still are)")
 	}
-	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, ws), DataDir: *data, Workspace: ws, Harness: h,
+	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, ws), DataDir: *data, Workspace: ws, Harness: h, OpencodeDir: ef.opencodeFolder(ws),
 		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: failpoint(a.getenv("BEEUNI_FAILPOINT")),
 		Server: ef.server.apply(executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()})})
 	if err != nil {

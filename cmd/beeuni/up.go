@@ -24,7 +24,7 @@ const upPoll = time.Second
 // up is `beeuni up`: everything on one machine, on embedded defaults:
 // NATS with JetStream, a controller, one executor, one HTTP address.
 func (a *app) up(ctx context.Context, args []string) int {
-	usage := "up [--repo DIR] [--demo] [--listen ADDR] [--data DIR] [--nats-port N] [--token T] [--harness H]"
+	usage := "up [--repo DIR] [--demo] [--listen ADDR] [--data DIR] [--nats-port N] [--token T] [--harness H] [--opencode-dir DIR]"
 	fl := a.newFlags("up", usage)
 	repo := fl.String("repo", "", "the project's Git repository (default: the current folder if it is one with a beeuni.yaml, else the demo)")
 	demo := fl.Bool("demo", false, "serve the demo project: a Git repository made from examples/demo in the data folder")
@@ -107,7 +107,7 @@ func (a *app) up(ctx context.Context, args []string) int {
 		return exitFailure
 	}
 	ex, err := executor.NewExecutor(executor.Config{ID: "local", Project: name, DataDir: filepath.Join(dataDir, "executor"),
-		Workspace: repoDir, Harness: h, TrustKey: key.Public().(ed25519.PublicKey), Bus: bus, DefaultTimeout: ef.timeout, Logger: log,
+		Workspace: repoDir, Harness: h, OpencodeDir: ef.opencodeFolder(repoDir), TrustKey: key.Public().(ed25519.PublicKey), Bus: bus, DefaultTimeout: ef.timeout, Logger: log,
 		Server: ef.server.apply(executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg})})
 	if err != nil {
 		a.errorf(nil, "%v", err)
@@ -127,8 +127,12 @@ func (a *app) up(ctx context.Context, args []string) int {
 			}
 			return nil
 		}
-		a.printBanner(srv, bannerInfo{project: name, repo: repoDir, branch: *branch, demo: isDemo, listen: *listen,
-			nats: nats.ClientURL(), data: dataDir, token: ef.token != ""})
+		info := bannerInfo{project: name, repo: repoDir, branch: *branch, demo: isDemo, listen: *listen,
+			nats: nats.ClientURL(), data: dataDir, token: ef.token != ""}
+		if dir := ef.opencodeFolder(repoDir); dir != "" && h == loader.HarnessDefault {
+			info.opencodePlugin = filepath.Join(dir, filepath.FromSlash(executor.OpencodePluginFile))
+		}
+		a.printBanner(srv, info)
 		return nil
 	}
 	return a.runAll(ctx, log, ctl.Run, ex.Run, banner)
@@ -161,6 +165,7 @@ func exists(p string) bool {
 
 type bannerInfo struct {
 	project, repo, branch, listen, nats, data string
+	opencodePlugin                            string // "" when none is written
 	demo, token                               bool
 }
 
@@ -197,6 +202,13 @@ func (a *app) printBanner(srv *executor.Server, in bannerInfo) {
 		nflag = " --nats " + in.nats
 	}
 	fmt.Fprintf(&b, "  beeuni status --project %s%s   # every executor, its release, converged or not\n\n", in.project, nflag)
+	if in.opencodePlugin != "" {
+		tokenVar := ""
+		if in.token {
+			tokenVar = " BEEUNI_EXECUTOR_TOKEN=<the --token>"
+		}
+		fmt.Fprintf(&b, "Use the tools in opencode (plugin %s):\n  cd %s && BEEUNI_EXECUTOR_URL=%s%s opencode\n\n", in.opencodePlugin, in.repo, base, tokenVar)
+	}
 	fmt.Fprintf(&b, "Ctrl-C stops everything; `beeuni up` again reuses %s.\n", in.data)
 	fmt.Fprint(a.stdout, b.String())
 }

@@ -70,6 +70,12 @@ type proc struct {
 // startProc runs `beeuni args...` in dir with extra environment variables.
 func startProc(tb testing.TB, name, dir string, env []string, args ...string) *proc {
 	tb.Helper()
+	return startProgram(tb, name, dir, env, bin, args...)
+}
+
+// startProgram runs `program args...` in dir with extra environment variables.
+func startProgram(tb testing.TB, name, dir string, env []string, program string, args ...string) *proc {
+	tb.Helper()
 	logs := tb.TempDir()
 	p := &proc{tb: tb, name: name, stdout: filepath.Join(logs, "stdout"), stderr: filepath.Join(logs, "stderr"),
 		done: make(chan struct{})}
@@ -81,7 +87,7 @@ func startProc(tb testing.TB, name, dir string, env []string, args ...string) *p
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p.cmd = exec.CommandContext(context.Background(), bin, args...)
+	p.cmd = exec.CommandContext(context.Background(), program, args...)
 	p.cmd.Dir = dir
 	p.cmd.Env = append(os.Environ(), env...)
 	p.cmd.Stdout, p.cmd.Stderr = outF, errF
