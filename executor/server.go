@@ -265,10 +265,10 @@ func (s *Server) Switch(ts *ToolSet) {
 		})
 	}
 	s.log.Info("tool set switched", attrs...)
-	s.mcp.switched()
 	if s.opts.OnSwitch != nil {
 		s.opts.OnSwitch(ts)
 	}
+	s.mcp.switched()
 	if old != nil {
 		old.unref()
 	}
