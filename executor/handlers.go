@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"maps"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/beeuni/beeuni/loader/jshost"
+	"github.com/beeuni/beeuni/loader/schema"
 )
 
 // Request headers of a tool call.
@@ -27,6 +27,9 @@ type CallResponse struct {
 	IsError bool          `json:"is_error"`
 	Release string        `json:"release"`
 	Spilled *jshost.Spill `json:"spilled,omitempty"`
+	// InvalidArguments lists the problems when the arguments were rejected
+	// (SPEC-beyond §1.6); absent otherwise.
+	InvalidArguments []schema.Problem `json:"invalid_arguments,omitempty"`
 }
 
 // ToolInfo is one tool of GET /beeuni/tools.
@@ -36,6 +39,8 @@ type ToolInfo struct {
 	Parameters  json.RawMessage `json:"parameters"`
 	Kind        string          `json:"kind"`
 	Source      string          `json:"source"`
+	Concurrent  bool            `json:"concurrent"` // false: a barrier in batch calls
+	Validation  string          `json:"validation"` // "on", or "off: <why the schema did not compile>"
 }
 
 // ToolList is the answer of GET /beeuni/tools.
@@ -63,14 +68,12 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 	}
 	if _, ok := ts.set.Tool(name); !ok {
 		s.metrics.called(unknownTool, outcomeNotLoaded, 0)
-		writeError(w, http.StatusNotFound, fmt.Sprintf("no tool named %s is loaded", name))
+		writeError(w, http.StatusNotFound, notLoadedText(name))
 		return
 	}
 	if !ts.project.Visible(agent, name) {
 		s.metrics.called(name, outcomeHidden, 0)
-		writeError(w, http.StatusForbidden, fmt.Sprintf(
-			"tool %s is hidden from agent %s: add %s to agents.%s.tools in beeuni.yaml (or take it out of that agent's exclude list), or call it as an agent that sees it",
-			name, agent, name, agent))
+		writeError(w, http.StatusForbidden, hiddenText(name, agent))
 		return
 	}
 	args, status, err := readArgs(w, r, s.opts.MaxBodyBytes)
@@ -84,40 +87,33 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	cc := jshost.CallContext{SessionID: session, Agent: agent, Env: s.env(ts, agent)}
-	s.inFlight.Add(1)
-	start := time.Now()
-	res, err := ts.call(r.Context(), name, args, cc)
-	elapsed := time.Since(start)
-	s.inFlight.Add(-1)
+	inv, err := s.invoke(r.Context(), ts, name, agent, session, args, s.opts.ValidateArgs.forREST())
 	if err != nil {
 		outcome, status := outcomeBadRequest, http.StatusBadRequest
 		if errors.Is(err, jshost.ErrNotLoaded) {
 			outcome, status = outcomeNotLoaded, http.StatusNotFound
-			err = fmt.Errorf("no tool named %s is loaded", name)
+			err = errors.New(notLoadedText(name))
 		}
 		s.metrics.called(name, outcome, 0)
 		writeError(w, status, err.Error())
 		return
 	}
-	outcome := outcomeOK
-	switch {
-	case res.IsError && r.Context().Err() != nil:
-		outcome = outcomeCanceled
-	case res.IsError:
-		outcome = outcomeToolError
-	}
-	s.metrics.called(name, outcome, elapsed)
-	if s.log.Enabled(r.Context(), slog.LevelDebug) { // spares boxing the attributes per call
-		s.log.Debug("tool call", slog.String("tool", name), slog.String("agent", agent),
-			slog.String("session", session), slog.String("release", ts.Release()),
-			slog.String("outcome", outcome), slog.Duration("took", elapsed))
-	}
 
 	// The read and idle timeouts do not bound a response to a client that
 	// stopped reading; this does, counted from when the answer is ready.
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.opts.WriteTimeout))
-	s.writeAnswer(w, CallResponse{Output: res.Output, IsError: res.IsError, Release: ts.Release(), Spilled: res.Spilled})
+	res := inv.res
+	s.writeAnswer(w, CallResponse{Output: res.Output, IsError: res.IsError, Release: ts.Release(), Spilled: res.Spilled,
+		InvalidArguments: inv.problems})
+}
+
+// notLoadedText is the answer for a tool that is not loaded (the 404's).
+func notLoadedText(name string) string { return fmt.Sprintf("no tool named %s is loaded", name) }
+
+// hiddenText is the answer for a tool the agent does not see (the 403's).
+func hiddenText(name, agent string) string {
+	return fmt.Sprintf("tool %s is hidden from agent %s: add %s to agents.%s.tools in beeuni.yaml (or take it out of that agent's exclude list), or call it as an agent that sees it",
+		name, agent, name, agent)
 }
 
 // callHeaders reads the agent (default "beeuni") and session of a request.
@@ -216,27 +212,18 @@ func (s *Server) env(ts *ToolSet, agent string) map[string]string {
 }
 
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
-	agent := r.URL.Query().Get("agent")
-	if agent == "" {
-		agent = DefaultAgent
-	}
-	_, session, err := callHeaders(r)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+	agent, ts, done, ok := s.agentSet(w, r)
+	if !ok {
 		return
 	}
-	ts, done := s.acquire(session)
 	defer done()
-	if ts == nil {
-		writeError(w, http.StatusServiceUnavailable, errNoToolSet.Error())
-		return
-	}
 	list := ToolList{Release: ts.Release(), Agent: agent, Tools: []ToolInfo{}, Failed: []Failure{}}
 	for _, t := range ts.Tools() {
 		if !ts.project.Visible(agent, t.Name) {
 			continue
 		}
-		info := ToolInfo{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Source: t.Source}
+		info := ToolInfo{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Source: t.Source,
+			Concurrent: t.Concurrent, Validation: ts.validationStatus(t.Name)}
 		if mt, ok := ts.project.Tool(t.Name); ok {
 			info.Kind = string(mt.Kind)
 		}

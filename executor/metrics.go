@@ -17,6 +17,9 @@ const (
 	outcomeBadRequest  = "bad_request" // 400
 	outcomeTooLarge    = "too_large"   // 413
 	outcomeUnavailable = "unavailable" // 503: no tool set loaded yet
+
+	outcomeInvalidArgs       = "invalid_args"        // the arguments were rejected (§1.6): the tool did not run
+	outcomeInvalidArgsWarned = "invalid_args_warned" // --validate-args warn: they did not match, the tool ran
 )
 
 // unknownTool labels calls to names that are not loaded, so a client sending
@@ -35,13 +38,16 @@ type metrics struct {
 	toolsLoaded  prometheus.Gauge
 	loadFailed   prometheus.Gauge
 	loadFailures prometheus.Counter
+
+	batches    *prometheus.CounterVec // POST /beeuni/batch, by outcome
+	batchCalls prometheus.Histogram   // calls per batch
 }
 
 func newMetrics(reg prometheus.Registerer, turns, inFlight func() float64) (*metrics, error) {
 	m := &metrics{
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "beeuni_executor_calls_total",
-			Help: "Tool calls answered, by tool and outcome (ok, tool_error, canceled, not_loaded, hidden, bad_request, too_large, unavailable).",
+			Help: "Tool calls answered, by tool and outcome (ok, tool_error, canceled, not_loaded, hidden, bad_request, too_large, unavailable, invalid_args, invalid_args_warned).",
 		}, []string{"tool", "outcome"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "beeuni_executor_call_duration_seconds",
@@ -79,6 +85,15 @@ func newMetrics(reg prometheus.Registerer, turns, inFlight func() float64) (*met
 			Help: "Failures of every tool set switched in since start.",
 		}),
 	}
+	m.batches = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "beeuni_batch_requests_total",
+		Help: "Batch requests answered, by outcome (ok, bad_request, too_large, unavailable, canceled).",
+	}, []string{"outcome"})
+	m.batchCalls = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "beeuni_batch_calls",
+		Help:    "Calls in each batch request.",
+		Buckets: []float64{1, 2, 4, 8, 16, 32, 64},
+	})
 	turnsGauge := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "beeuni_executor_turns_running",
 		Help: "Sessions whose turn is running (each keeps the tool set its turn began on).",
@@ -88,7 +103,7 @@ func newMetrics(reg prometheus.Registerer, turns, inFlight func() float64) (*met
 		Help: "Tool calls running now.",
 	}, inFlight)
 	for _, c := range []prometheus.Collector{m.calls, m.latency, m.release, m.switches, m.switchDrain,
-		m.loadSeconds, m.toolsLoaded, m.loadFailed, m.loadFailures, turnsGauge, inFlightGauge} {
+		m.loadSeconds, m.toolsLoaded, m.loadFailed, m.loadFailures, turnsGauge, inFlightGauge, m.batches, m.batchCalls} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("register executor metrics: %w", err)
 		}
@@ -112,5 +127,14 @@ func (m *metrics) called(tool, outcome string, d time.Duration) {
 	m.calls.WithLabelValues(tool, outcome).Inc()
 	if d > 0 {
 		m.latency.WithLabelValues(tool).Observe(d.Seconds())
+	}
+}
+
+// batch records one batch request and its number of calls (0: the
+// envelope was refused before they were counted).
+func (m *metrics) batch(outcome string, calls int) {
+	m.batches.WithLabelValues(outcome).Inc()
+	if calls > 0 {
+		m.batchCalls.Observe(float64(calls))
 	}
 }

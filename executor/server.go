@@ -65,6 +65,13 @@ type Options struct {
 	Logger   *slog.Logger
 	Registry *prometheus.Registry // /metrics serves it; nil: a new one (see Registry)
 
+	// ValidateArgs is --validate-args (SPEC-beyond §1.2); MCPAllowedOrigins
+	// is --mcp-allowed-origins (§4.3); Version is the binary's, for MCP's
+	// serverInfo.
+	ValidateArgs      ValidateMode
+	MCPAllowedOrigins []string
+	Version           string
+
 	// OnSwitch, when set, is called with each tool set Switch makes current,
 	// in the order of the switches (e.g. to write the default runtime's
 	// plugin). It must not call Switch, and may only read ts's tools and
@@ -137,6 +144,8 @@ type Server struct {
 
 	turnsMu sync.Mutex
 	turns   map[string]*turn
+
+	mcp *mcpEndpoint // /beeuni/mcp (mcp.go)
 }
 
 // NewServer makes a Server. Its metrics are registered on opts.Registry.
@@ -158,6 +167,7 @@ func NewServer(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.metrics = m
+	s.mcp = newMCPEndpoint(s)
 	s.routes()
 	return s, nil
 }
@@ -168,6 +178,10 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /beeuni/sessions/{id}/turn", s.handleBeginTurn)
 	s.mux.HandleFunc("DELETE /beeuni/sessions/{id}/turn", s.handleEndTurn)
 	s.mux.HandleFunc("GET /beeuni/status", s.handleStatus)
+	s.mux.HandleFunc("POST /beeuni/batch", s.handleBatch)
+	s.mux.HandleFunc("GET /beeuni/render", s.handleRender)
+	s.mux.Handle("/beeuni/mcp", s.mcp)
+	s.mux.Handle("/beeuni/mcp/agents/{agent}", s.mcp)
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -242,6 +256,7 @@ func (s *Server) Switch(ts *ToolSet) {
 	if s.opts.OnSwitch != nil {
 		s.opts.OnSwitch(ts)
 	}
+	s.mcp.switched()
 	if old != nil {
 		old.unref()
 	}
@@ -282,6 +297,7 @@ func (s *Server) Run(ctx context.Context) error {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	srv.RegisterOnShutdown(s.mcp.close) // MCP's standalone streams would hold the shutdown
 
 	var wg sync.WaitGroup
 	janitorCtx, stopJanitor := context.WithCancel(ctx)
@@ -309,6 +325,7 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	stopJanitor()
 	wg.Wait()
+	s.mcp.close()
 
 	s.releaseTurns()
 	s.mu.Lock()

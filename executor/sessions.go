@@ -119,6 +119,7 @@ func (s *Server) endTurn(session string) (string, error) {
 	s.turnsMu.Unlock()
 	if ok {
 		t.set.unref()
+		s.mcp.turnEnded(session)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -153,6 +154,7 @@ func (s *Server) endIdleTurns() {
 		s.log.Info("turn ended: idle too long", slog.String("session", ids[i]),
 			slog.String("release", t.set.Release()), slog.Duration("idle_timeout", s.opts.TurnIdleTimeout))
 		t.set.unref()
+		s.mcp.turnEnded(ids[i])
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/beeuni/beeuni/loader"
 	"github.com/beeuni/beeuni/loader/builtin"
 	"github.com/beeuni/beeuni/loader/jshost"
+	"github.com/beeuni/beeuni/loader/schema"
 )
 
 // Failure is a tool that did not load, or a manifest error, with its reason.
@@ -38,6 +39,7 @@ type ToolSet struct {
 	tools        []jshost.Tool
 	failures     []Failure
 	loadDuration time.Duration
+	validators   map[string]*schema.Validator // per tool, compiled at load (validate.go)
 
 	refs atomic.Int64
 	done chan struct{}
@@ -97,6 +99,7 @@ func LoadToolSet(ctx context.Context, release, dir string, h loader.Harness, opt
 		set:          set,
 		tools:        set.Tools(),
 		failures:     failures,
+		validators:   Validators(opts.Bundler, set.Tools(), opts.Logger),
 		loadDuration: time.Since(start),
 		done:         make(chan struct{}),
 	}
@@ -162,9 +165,4 @@ func (ts *ToolSet) whenFreed(f func()) {
 	ts.mu.Lock()
 	ts.onFree = f
 	ts.mu.Unlock()
-}
-
-// call runs one tool of the set. The caller holds a reference.
-func (ts *ToolSet) call(ctx context.Context, name string, args []byte, cc jshost.CallContext) (jshost.Result, error) {
-	return ts.set.Call(ctx, name, args, cc)
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/beeuni/beeuni/executor"
 	"github.com/beeuni/beeuni/loader"
 	"github.com/beeuni/beeuni/loader/bundle"
 	"github.com/beeuni/beeuni/loader/jshost"
@@ -21,13 +22,15 @@ import (
 // it loads the working tree's tool and calls it as the executor would, and
 // prints what the model receives.
 func (a *app) toolsCall(ctx context.Context, args []string) int {
-	usage := "tools call NAME [--args JSON|-] [--agent A] [--session S] [--dir DIR] [--harness H]"
+	usage := "tools call NAME [--args JSON|-] [--agent A] [--session S] [--dir DIR] [--harness H] [--validate-args off|warn|enforce]"
 	fl := a.newFlags("tools call", usage)
 	var pc projectCmd
 	addProjectFlags(fl, &pc)
 	argsJSON := fl.String("args", "{}", "the arguments as a JSON object, or - to read them from standard input")
 	agent := fl.String("agent", "beeuni", "the agent making the call (its tools list decides visibility)")
 	session := fl.String("session", "local", "the session id the tool sees as context.sessionId")
+	var sf serverFlags
+	fl.StringVar(&sf.validateArgs, "validate-args", "", "check the arguments against the parameters schema: off (the default), warn or enforce")
 	pos, h, root, code, ok := a.parseProject(fl, &pc, args, func(pos []string) error {
 		if len(pos) != 1 {
 			return errors.New("tools call takes one tool name")
@@ -36,6 +39,9 @@ func (a *app) toolsCall(ctx context.Context, args []string) int {
 	})
 	if !ok {
 		return code
+	}
+	if !a.checkServerFlags(&sf) {
+		return exitUsage
 	}
 	name := pos[0]
 	raw, err := a.callArgs(*argsJSON)
@@ -77,7 +83,11 @@ func (a *app) toolsCall(ctx context.Context, args []string) int {
 		a.errorf(nil, "tool %s (%s) did not load: %s", f.Name, f.Source, f.Reason)
 		return exitFailure
 	}
-	res, err := set.Call(ctx, name, raw, jshost.CallContext{SessionID: *session, Agent: *agent, Env: environ()})
+	// The executor's pipeline: duplicate keys, normalization, parseArgs, validation.
+	check := &executor.ArgsCheck{Tool: name, Agent: *agent, Session: *session, Mode: sf.mode,
+		Validator: executor.Validators(nil, set.Tools(), logger)[name], Log: logger}
+	res, err := set.CallWith(ctx, name, raw, jshost.CallContext{SessionID: *session, Agent: *agent, Env: environ()},
+		jshost.CallOptions{Args: check})
 	if err != nil {
 		a.errorf(nil, "call %s: %v", name, err)
 		return exitFailure

@@ -30,6 +30,7 @@ func TestToolsCall(t *testing.T) {
   echo: tools/echo.ts
   boom: tools/boom.ts
   broken: tools/broken.ts
+  order: tools/order.ts
 agents:
   quiet:
     tools: [show]
@@ -37,6 +38,8 @@ agents:
 		"tools/echo.ts":   "export default { description: 'Echo.', parameters: { type: 'object' }, execute: (args: any, ctx: any) => ({ args, agent: ctx.agent, session: ctx.sessionId }) }\n",
 		"tools/boom.ts":   "export default { description: 'Throws.', parameters: { type: 'object' }, execute() { throw new Error('boom: pass a smaller number') } }\n",
 		"tools/broken.ts": "export default { description: 'Broken.', parameters: { type: 'object' }, execute() { return 1 }\n",
+		"tools/order.ts": "export default { description: 'Order.', parameters: { type: 'object', properties: { id: { type: 'string' }, n: { type: 'integer' } }, required: ['id'] }, " +
+			"parseArgs: (a: any) => a.n === 'bad' ? [] : undefined, execute: (a: any) => JSON.stringify(a) }\n",
 	})
 	cases := []struct {
 		name   string
@@ -52,6 +55,13 @@ agents:
 		{"hidden from the agent", []string{"echo", "--agent", "quiet"}, 1, "", "tool echo is hidden from agent quiet"},
 		{"a module that does not load", []string{"broken"}, 1, "", "tool broken (tools/broken.ts) did not load: tools/broken.ts:2:1: Expected \"}\" but found end of file"},
 		{"bad args", []string{"echo", "--args", "[]"}, 2, "", "--args must be a JSON object"},
+		{"off by default: the tool gets the arguments as sent", []string{"order", "--args", `{"n":null}`}, 0, `{"n":null}`, ""},
+		{"enforce: the message on stderr, exit 1", []string{"order", "--args", `{"n":null}`, "--validate-args", "enforce"}, 1, "",
+			"invalid arguments for tool order: 1 problem; fix them and call again.\n- at (arguments): missing property 'id'\norder takes: {\"id\": string (required), \"n\": integer}\n"},
+		{"warn: the record, and the tool runs", []string{"order", "--args", `{"n":"x"}`, "--validate-args", "warn"}, 0, `{"n":"x"}`, "[tools] arguments did not match the schema"},
+		{"duplicate keys in every mode", []string{"order", "--args", `{"id":"a","id":"b"}`}, 1, "", `key "id" appears more than once`},
+		{"parseArgs in every mode", []string{"order", "--args", `{"id":"a","n":"bad"}`}, 1, "", "parseArgs returned array, not an object"},
+		{"unknown mode", []string{"order", "--validate-args", "strict"}, 2, "", `--validate-args: unknown mode "strict": use off, warn or enforce`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

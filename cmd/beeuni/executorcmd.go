@@ -20,6 +20,7 @@ type executorFlags struct {
 	timeout     time.Duration
 	opencodeDir string
 	tools       toolFlags
+	server      serverFlags // --validate-args, --mcp-allowed-origins (serverflags.go)
 }
 
 func (a *app) addExecutorFlags(fl *flag.FlagSet, f *executorFlags) {
@@ -27,6 +28,7 @@ func (a *app) addExecutorFlags(fl *flag.FlagSet, f *executorFlags) {
 	fl.StringVar(&f.token, "token", a.getenv(executor.EnvToken), "require Authorization: Bearer TOKEN on every route but /healthz (env "+executor.EnvToken+"; BEEUNI_TOKEN is the Beeuni API token tools read, not this)")
 	fl.DurationVar(&f.timeout, "timeout", 60*time.Second, "a tool call's deadline unless its module exports timeout")
 	addToolFlags(fl, &f.tools)
+	a.addServerFlags(fl, &f.server)
 	fl.StringVar(&f.opencodeDir, "opencode-dir", a.getenv("BEEUNI_OPENCODE_DIR"),
 		"on the default harness, the opencode config folder the plugin is written to, as "+executor.OpencodePluginFile+" (default: the checkout's .opencode; off: write none) (env BEEUNI_OPENCODE_DIR)")
 }
@@ -73,6 +75,9 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 		a.errorf(nil, "--harness: %v", err)
 		return exitUsage
 	}
+	if !a.checkServerFlags(&ef.server) {
+		return exitUsage
+	}
 	if *data == "" {
 		*data = filepath.Join(".beeuni", "executor-"+*id)
 	}
@@ -105,7 +110,7 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, ws), DataDir: *data, Workspace: ws, Harness: h, OpencodeDir: ef.opencodeFolder(ws),
 		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: a.failpoint(),
 		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory),
-		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()}})
+		Server: ef.server.apply(executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()})})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure

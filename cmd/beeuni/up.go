@@ -51,6 +51,9 @@ func (a *app) up(ctx context.Context, args []string) int {
 		a.errorf(nil, "--harness: %v", err)
 		return exitUsage
 	}
+	if !a.checkServerFlags(&ef.server) {
+		return exitUsage
+	}
 	dataDir, err := filepath.Abs(*data)
 	if err != nil {
 		a.errorf(nil, "--data: %v", err)
@@ -119,7 +122,7 @@ func (a *app) up(ctx context.Context, args []string) int {
 	ex, err := executor.NewExecutor(executor.Config{ID: "local", Project: name, DataDir: filepath.Join(dataDir, "executor"),
 		Workspace: repoDir, Harness: h, OpencodeDir: ef.opencodeFolder(repoDir), TrustKey: key.Public().(ed25519.PublicKey), Bus: bus, DefaultTimeout: ef.timeout, Logger: log,
 		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory),
-		Server: executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg}})
+		Server: ef.server.apply(executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg})})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure

@@ -16,7 +16,7 @@ import (
 var errTimedOut = errors.New("deadline")
 
 // call runs one call on a runtime of the pool.
-func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (Result, error) {
+func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext, opts CallOptions) (Result, error) {
 	limit := p.tool.Timeout
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < limit {
 		limit = max(time.Until(dl).Round(time.Millisecond), time.Millisecond)
@@ -29,19 +29,27 @@ func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (
 		}
 		return fmt.Sprintf("tool %s timed out after %s: make it faster, or export a larger `timeout` (in milliseconds)", p.tool.Name, human(limit))
 	}
+	st := &argsStep{hooks: opts.Args}
+	args, ok := st.prepare(cctx, args, p.tool.HasParseArgs)
+	if st.rejected != nil {
+		return rejected(st.rejected), nil
+	}
+	if !ok {
+		return Result{Output: stopped(), IsError: true, Kind: errorKindOf(cctx)}, nil
+	}
 	w, err := p.get(cctx)
 	if err != nil {
 		if cctx.Err() != nil {
-			return Result{Output: stopped(), IsError: true}, nil
+			return Result{Output: stopped(), IsError: true, Kind: errorKindOf(cctx)}, nil
 		}
-		return Result{Output: err.Error(), IsError: true}, nil
+		return Result{Output: err.Error(), IsError: true, Kind: Thrown}, nil
 	}
 	// JS runs on the worker's goroutine, so the call answers within
 	// killGrace of a stop even when the runtime is stuck in a builtin's
 	// Go loop, which no interrupt reaches.
 	g := newGuard(w.vm, p.tool.Name)
 	done := make(chan outcome, 1)
-	w.jobs <- func() { done <- w.call(cctx, g, args, cc, p.watch, stopped) }
+	w.jobs <- func() { done <- w.call(cctx, g, args, cc, p.watch, stopped, st) }
 	o, ok := awaitGuarded(g, done)
 	if !ok {
 		// Thrown away when it returns; it keeps its pool slot till then,
@@ -55,7 +63,7 @@ func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (
 				freeMemory()
 			}
 		}()
-		return Result{Output: g.reason().Error(), IsError: true}, nil
+		return Result{Output: g.reason().Error(), IsError: true, Kind: errorKindOf(cctx)}, nil
 	}
 	// Back in the pool before the slot is free: a caller that takes the slot
 	// then finds this runtime instead of making a new one.
@@ -70,10 +78,13 @@ func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext) (
 		w = nil
 		freeMemory()
 	}
-	if o.isErr {
-		return Result{Output: o.out, IsError: true}, nil
+	if st.rejected != nil {
+		return rejected(st.rejected), nil
 	}
-	return spill(p.h.opts.TempDir, p.tool.Name, o.out), nil
+	if o.isErr {
+		return Result{Output: o.out, IsError: true, Kind: errorKindOf(cctx)}, nil
+	}
+	return spill(p.h.opts.TempDir, p.tool.Name, o.out, p.tool.MaxResultChars), nil
 }
 
 // killGrace is how long a stopped runtime has to give control back before
@@ -108,7 +119,7 @@ type outcome struct {
 }
 
 // call runs execute(args, context), awaiting a promise on the event loop.
-func (w *worker) call(cctx context.Context, g *guard, args json.RawMessage, cc CallContext, watch *watchdog, stopped func() string) outcome {
+func (w *worker) call(cctx context.Context, g *guard, args json.RawMessage, cc CallContext, watch *watchdog, stopped func() string, st *argsStep) outcome {
 	vm := w.vm
 	watch.enter(g)
 	defer watch.leave(g)
@@ -131,7 +142,7 @@ func (w *worker) call(cctx context.Context, g *guard, args json.RawMessage, cc C
 	}()
 
 	g.busy(true)
-	v, c, err := w.start(args, cc)
+	v, c, err := w.begin(cctx, g, args, cc, st)
 	g.busy(false)
 	if err == nil {
 		if pr, ok := asPromise(v); ok {
@@ -145,7 +156,8 @@ func (w *worker) call(cctx context.Context, g *guard, args json.RawMessage, cc C
 	}
 	var ex *goja.Exception
 	var rej *rejection
-	healthy := err == nil || errors.As(err, &ex) || errors.As(err, &rej)
+	var ne *notExecuted
+	healthy := err == nil || errors.As(err, &ex) || errors.As(err, &rej) || errors.As(err, &ne)
 	// Past the deadline, or with the caller gone, that is the answer,
 	// whatever the module made of its aborted signal (returned, threw).
 	if cctx.Err() != nil {
@@ -227,6 +239,11 @@ func (w *worker) abort(cctx context.Context, c *callContext) error {
 	fn, _ := goja.AssertFunction(ctrl.Get("abort"))
 	_, err = fn(ctrl, reason)
 	return rt.Uncatchable(err)
+}
+
+// rejected is the answer of a call whose arguments were rejected.
+func rejected(err error) Result {
+	return Result{Output: err.Error(), IsError: true, Kind: InvalidArgs, Rejected: err}
 }
 
 // rejection is a rejected promise: its value is what was thrown.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"math"
 
 	"github.com/dop251/goja"
 )
@@ -173,4 +174,55 @@ func schemaLibraryAdvice(o *goja.Object) string {
 		return "parameters is a zod schema, not JSON Schema: the model reads JSON Schema, so write `parameters: z.toJSONSchema(yourSchema)` (zod 4)"
 	}
 	return fmt.Sprintf("parameters is a %s schema, not JSON Schema: the model reads JSON Schema, so convert it (e.g. with %s's JSON Schema converter) or write the JSON Schema itself", vendor, vendor)
+}
+
+// The optional exports of SPEC-beyond §0 besides timeout: parseArgs,
+// concurrent and maxResultChars, read through exportOf; null means not
+// given. A wrong type fails the load with the reason below.
+var (
+	errParseArgsType      = errors.New("parseArgs must be a function: parseArgs(args, context) returns the arguments to use, or nothing to keep them")
+	errConcurrentType     = errors.New("concurrent must be true or false: false makes the tool a barrier in batch calls")
+	errMaxResultCharsType = errors.New("maxResultChars must be a positive whole number of characters")
+)
+
+// givenExport is exportOf, with null as not given.
+func (w *worker) givenExport(name string) goja.Value {
+	if v := w.exportOf(name); v != nil && !goja.IsNull(v) {
+		return v
+	}
+	return nil
+}
+
+// describeOptional reads parseArgs, concurrent and maxResultChars into m.
+func (w *worker) describeOptional(m *meta) error {
+	m.concurrent = true
+	if v := w.givenExport("parseArgs"); v != nil {
+		if _, ok := goja.AssertFunction(v); !ok {
+			return errParseArgsType
+		}
+		m.hasParseArgs = true
+	}
+	if v := w.givenExport("concurrent"); v != nil {
+		b, ok := v.Export().(bool)
+		if !ok {
+			return errConcurrentType
+		}
+		m.concurrent = b
+	}
+	if v := w.givenExport("maxResultChars"); v != nil {
+		var n float64
+		switch x := v.Export().(type) {
+		case int64:
+			n = float64(x)
+		case float64:
+			n = x
+		default:
+			return errMaxResultCharsType
+		}
+		if n < 1 || n != math.Trunc(n) || n > math.MaxInt32 {
+			return errMaxResultCharsType
+		}
+		m.maxResultChars = int(n)
+	}
+	return nil
 }

@@ -73,6 +73,9 @@ type Tool struct {
 	Name, Source, Description string
 	Parameters                json.RawMessage
 	Timeout                   time.Duration // the module's timeout export, or the default
+	Concurrent                bool          // the concurrent export (default true); false: a barrier in batch calls
+	MaxResultChars            int           // the maxResultChars export; 0 when not given
+	HasParseArgs              bool          // the module exports parseArgs
 }
 
 // Failure is a tool that did not load, with a one-line reason.
@@ -92,6 +95,10 @@ type Result struct {
 	Output  string
 	IsError bool
 	Spilled *Spill
+	Kind    ErrorKind // why IsError; NoError otherwise
+	// Rejected is the error that rejected the arguments (Kind InvalidArgs)
+	// when an ArgsHooks method returned it; Output is its text.
+	Rejected error
 }
 
 // Spill describes an output saved whole to a file.
@@ -215,10 +222,17 @@ func (s *Set) Tool(name string) (Tool, bool) {
 	return Tool{}, false
 }
 
-// Call runs execute(args, context) of the tool name. A thrown error, a
-// timeout or an interrupt is a Result with IsError; the error is only
-// ErrNotLoaded (wrapped) or a bad args value.
+// Call runs execute(args, context) of the tool name, after the module's
+// parseArgs when it exports one. A thrown error, a timeout or an interrupt
+// is a Result with IsError; the error is only ErrNotLoaded (wrapped) or a
+// bad args value.
 func (s *Set) Call(ctx context.Context, name string, args json.RawMessage, cc CallContext) (Result, error) {
+	return s.CallWith(ctx, name, args, cc, CallOptions{})
+}
+
+// CallWith is Call with the arguments checked by opts.Args (SPEC-beyond
+// §1.3: normalize, parseArgs, validate, execute).
+func (s *Set) CallWith(ctx context.Context, name string, args json.RawMessage, cc CallContext, opts CallOptions) (Result, error) {
 	p, ok := s.pools[name]
 	if !ok {
 		return Result{}, fmt.Errorf("call tool %s: %w", name, ErrNotLoaded)
@@ -242,7 +256,7 @@ func (s *Set) Call(ctx context.Context, name string, args json.RawMessage, cc Ca
 	s.running.Add(1)
 	s.mu.Unlock()
 	defer s.running.Done()
-	return p.call(ctx, args, cc)
+	return p.call(ctx, args, cc, opts)
 }
 
 func notJSONSpace(r rune) bool { return r != ' ' && r != '\t' && r != '\n' && r != '\r' }

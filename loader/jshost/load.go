@@ -44,6 +44,9 @@ type meta struct {
 	timeout     time.Duration
 	err         error
 	transient   bool // the evaluation was stopped (deadline, memory): try again next load
+
+	hasParseArgs, concurrent bool // the optional exports (exports.go)
+	maxResultChars           int
 }
 
 // load bundles, compiles and evaluates one spec and returns the tool and its
@@ -104,7 +107,8 @@ func (h *host) load(ctx context.Context, spec Spec, watch *watchdog) (Tool, *poo
 		}
 		return Tool{}, nil, m.err
 	}
-	t := Tool{Name: spec.Name, Source: spec.Source, Description: m.description, Parameters: m.parameters, Timeout: m.timeout}
+	t := Tool{Name: spec.Name, Source: spec.Source, Description: m.description, Parameters: m.parameters, Timeout: m.timeout,
+		Concurrent: m.concurrent, MaxResultChars: m.maxResultChars, HasParseArgs: m.hasParseArgs}
 	if t.Timeout <= 0 {
 		t.Timeout = h.opts.DefaultTimeout
 	}
@@ -168,6 +172,9 @@ func (w *worker) describe() (*meta, error) {
 	}
 	m := &meta{description: desc, parameters: raw}
 	if m.timeout, err = w.timeoutExport(); err != nil {
+		return nil, err
+	}
+	if err := w.describeOptional(m); err != nil {
 		return nil, err
 	}
 	return m, nil

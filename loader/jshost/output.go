@@ -21,13 +21,16 @@ const noticeRoom = 512
 
 // spill returns out as is when it fits; otherwise it saves out to a file
 // in the spill folder under tmp (spill.go) and returns the head with a
-// line giving the size and the path.
-func spill(tmp, tool, out string) Result {
+// line giving the size and the path. maxChars, when > 0, is the module's
+// maxResultChars: out fits only within that many characters (code points)
+// too, and the head is cut to them.
+func spill(tmp, tool, out string, maxChars int) Result {
 	lines := countLines(out)
-	if len(out) <= MaxOutputBytes && lines <= MaxOutputLines {
+	cut := charsEnd(out, maxChars)
+	if len(out) <= MaxOutputBytes && lines <= MaxOutputLines && cut == len(out) {
 		return Result{Output: out}
 	}
-	head := headOf(out, MaxOutputBytes-noticeRoom, MaxOutputLines-2)
+	head := headOf(out, min(MaxOutputBytes-noticeRoom, cut), MaxOutputLines-2)
 	size := counted(len(out), "byte") + ", " + counted(lines, "line")
 	dir := spillFolder(tmp)
 	path, err := writeAtomic(dir, tool, out)
@@ -45,6 +48,21 @@ func counted(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// charsEnd is the byte length of the first n characters of s (all of s
+// when n <= 0 or s is shorter).
+func charsEnd(s string, n int) int {
+	if n <= 0 || len(s) <= n {
+		return len(s)
+	}
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
 }
 
 func countLines(s string) int {

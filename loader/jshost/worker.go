@@ -28,6 +28,7 @@ type worker struct {
 	execute                  goja.Callable // export.execute when it is a function
 	oc                       *opencodeTool // the opencode form (legacy folder only), else nil
 	ocJS                     *goja.Object  // js/opencode.js's helpers, once a legacy module needs them
+	parseArgs                goja.Callable // the module's parseArgs, nil when it exports none
 	jsonParse, jsonStringify goja.Callable
 	abortCtor                goja.Value    // the web platform's AbortController, once a call needs it
 	lazySet                  [2]goja.Value // setters of context.env and context.signal
@@ -230,6 +231,9 @@ func (w *worker) evaluate() error {
 				return err
 			}
 		}
+	}
+	if w.export != nil {
+		w.parseArgs, _ = goja.AssertFunction(w.givenExport("parseArgs"))
 	}
 	return nil
 }

@@ -17,6 +17,12 @@ type Problem struct {
 	nested  string // anyOf/oneOf: the first branch's deepest problem, shown as "  - …"
 }
 
+// ParseArgsProblem is the problem a module's parseArgs gives (§1.5): its
+// thrown message, or the wrong-return text.
+func ParseArgsProblem(message string) Problem {
+	return Problem{Keyword: "parseArgs", Message: message}
+}
+
 // Caps of the message (§1.6).
 const (
 	maxLines     = 10

@@ -6,6 +6,8 @@ package schema
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -33,6 +35,12 @@ type Validator struct {
 	sch  *jsonschema.Schema // nil when the schema did not compile
 	err  error              // why sch is nil
 	plan *nullPlan          // which nulls normalization removes
+}
+
+// Key is the content key to memoize Compile by (sha256 of the bytes).
+func Key(parameters []byte) string {
+	sum := sha256.Sum256(parameters)
+	return hex.EncodeToString(sum[:])
 }
 
 // Compile compiles a tool's parameters (the module's raw JSON). It never

@@ -61,6 +61,8 @@ export default {
     },
     required: ['command'],
   },
+  // It changes files: in a batch call it runs alone, after the calls before it.
+  concurrent: false,
   async execute(args: MemoryArgs, context: ToolContext): Promise<string> {
     const memory = new Memory(context.directory)
     switch (args.command) {
