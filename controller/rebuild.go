@@ -45,7 +45,8 @@ func (c *Controller) rebuildState(ctx context.Context, st *state) error {
 		}
 		var env release.Envelope
 		var rec release.Record
-		if err := json.Unmarshal(raw, &env); err == nil {
+		err = json.Unmarshal(raw, &env)
+		if err == nil {
 			err = release.Verify(pub, env, &rec)
 		}
 		if err == nil {
