@@ -202,7 +202,7 @@ func TestLimitedAgentCannotReachTheToken(t *testing.T) {
 // flags; it waits for /healthz.
 func startExecutorWith(tb testing.TB, natsURL, project, id, data, trust, listen string, extra []string, env ...string) *executorProc {
 	tb.Helper()
-	e := &executorProc{id: id, addr: listen, data: data}
+	e := &executorProc{binary: bin, id: id, addr: listen, data: data}
 	e.args = append([]string{"executor", "--id", id, "--listen", listen, "--data", data, "--nats", natsURL,
 		"--project", project, "--trust-key", trust}, extra...)
 	if h, p, _ := net.SplitHostPort(listen); h == "0.0.0.0" {

@@ -67,7 +67,7 @@ func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 		wg.Go(func() {
 			set := jshost.Load(ctx, []jshost.Spec{{Name: s.Name, Source: s.Source, Path: s.Path}}, opts)
 			for _, f := range set.Failures() {
-				out.write(line{Failure: &failure{Name: f.Name, Source: f.Source, Reason: f.Reason}})
+				out.write(line{Failure: &failure{Name: f.Name, Source: f.Source, Reason: f.Reason, Memory: f.Memory}})
 			}
 			for _, t := range set.Tools() {
 				out.write(line{Tool: &wireSpec{Name: t.Name, Source: t.Source, Path: s.Path}})

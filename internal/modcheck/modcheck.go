@@ -56,4 +56,5 @@ type failure struct {
 	Name   string `json:"name"`
 	Source string `json:"source"`
 	Reason string `json:"reason"`
+	Memory bool   `json:"memory,omitempty"` // stopped for memory: maybe another's growth
 }

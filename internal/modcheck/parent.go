@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,6 +99,21 @@ func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) (
 	default:
 		return nil, fmt.Errorf("%w: the check process stopped before it loaded a module (%s)", ErrNotChecked, o.crash(c.opts.MemoryBytes))
 	}
+	// The memory limit stops a module while others load in the same
+	// process, and their growth is not told apart: load each so stopped
+	// alone, so a module that merely hung beside a bomb is not blamed.
+	if len(specs) > 1 && len(o.memory) > 0 {
+		var again []jshost.Spec
+		for _, s := range specs {
+			if slices.Contains(o.memory, s.Name) {
+				delete(reasons, s.Name)
+				again = append(again, s)
+			}
+		}
+		if err := c.oneByOne(ctx, deadline, root, temp, again, reasons); err != nil {
+			return nil, err
+		}
+	}
 	var out []jshost.Failure
 	for _, s := range specs {
 		if why, ok := reasons[s.Name]; ok {
@@ -170,6 +186,7 @@ func (c *Checker) lateReason() string {
 type outcome struct {
 	finished       map[string]bool
 	failed         map[string]string
+	memory         []string // failed when the memory limit stopped them
 	done, timedOut bool
 	exit           string // how the process ended, when not done
 	stderr         string // its last lines
@@ -249,6 +266,9 @@ func (c *Checker) run(ctx context.Context, deadline time.Time, req request) (out
 		case l.Failure != nil:
 			o.finished[l.Failure.Name] = true
 			o.failed[l.Failure.Name] = l.Failure.Reason
+			if l.Failure.Memory {
+				o.memory = append(o.memory, l.Failure.Name)
+			}
 		case l.Done:
 			o.done = true
 		}

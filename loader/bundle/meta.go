@@ -206,7 +206,8 @@ func stringEnd(src string, i int) int {
 
 // metaHelper is appended to a bundle whose files use the prefix; %s is the
 // entry's path from the root, as a JSON string. Paths are encoded into the
-// URL as Node's url.pathToFileURL does.
+// URL as Node's url.pathToFileURL does. resolve answers what needs no
+// package resolution, and refuses the rest rather than guess.
 const metaHelper = `
 function __beeuni_meta(p) {
   var e = "/" + %s;
@@ -214,7 +215,15 @@ function __beeuni_meta(p) {
   var f = __filename.slice(0, __filename.length - e.length) + "/" + p;
   var d = f.slice(0, f.lastIndexOf("/")) || "/";
   var url = "file://" + f.replace(/[\x00-\x20"#%<>?` + "`" + `{}\\\x7f]|[^\x00-\x7f]+/g, encodeURIComponent);
-  return { url: url, dirname: d, filename: f, dir: d, file: f.slice(f.lastIndexOf("/") + 1), path: f };
+  return { url: url, dirname: d, filename: f, dir: d, file: f.slice(f.lastIndexOf("/") + 1), path: f,
+    resolve: function (s) {
+      s = String(s);
+      if (/^(\.{0,2}\/|file:)/.test(s)) return new URL(s, url).href;
+      if (s.slice(0, 5) === "node:") return s;
+      var err = new Error("import.meta.resolve(" + JSON.stringify(s) + "): beeuni resolves relative paths, file: URLs and node: modules only; import the package instead");
+      err.code = "ERR_UNSUPPORTED_RESOLVE_REQUEST";
+      throw err;
+    } };
 }
 `
 

@@ -104,6 +104,8 @@ export default {
       url: import.meta.url, dirname: import.meta.dirname, filename: import.meta.filename,
       dir: import.meta.dir, file: import.meta.file, path: import.meta.path,
       here, old, data, own: __dirname, ownFile: __filename,
+      resolved: [import.meta.resolve('../lib/old.cjs'), import.meta.resolve('node:fs')],
+      bare: (() => { try { return import.meta.resolve('assets') } catch (e) { return e.code } })(),
     }
   },
 }
@@ -142,6 +144,9 @@ func TestImportMetaEndToEnd(t *testing.T) {
 			"dir": at + "/tools", "file": "meta.ts", "path": at + "/tools/meta.ts",
 			"here": url + "/lib/where.mjs", "old": map[string]any{"d": at + "/lib", "f": at + "/lib/old.cjs"},
 			"data": at + "/node_modules/assets/data.txt", "own": at + "/tools", "ownFile": at + "/tools/meta.ts",
+			// resolve answers paths and node: modules; a package it refuses
+			// rather than guess where Node would find it.
+			"resolved": []any{url + "/lib/old.cjs", "node:fs"}, "bare": "ERR_UNSUPPORTED_RESOLVE_REQUEST",
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %v\nwant %v", dir, got, want)

@@ -78,8 +78,14 @@ type Tool struct {
 	HasParseArgs              bool          // the module exports parseArgs
 }
 
-// Failure is a tool that did not load, with a one-line reason.
-type Failure struct{ Name, Source, Reason string }
+// Failure is a tool that did not load, with a one-line reason. Memory is
+// set when the memory limit stopped its evaluation: with other modules
+// evaluating at once the growth may have been theirs (the host cannot
+// tell whose heap is whose), so a caller that must be sure loads it alone.
+type Failure struct {
+	Name, Source, Reason string
+	Memory               bool
+}
 
 // CallContext is what execute's context carries besides directory and signal.
 type CallContext struct {
@@ -156,7 +162,9 @@ func Load(ctx context.Context, specs []Spec, opts Options) *Set {
 	wg.Wait()
 	for i, o := range outs {
 		if o.err != nil {
-			s.failures = append(s.failures, Failure{Name: specs[i].Name, Source: specs[i].Source, Reason: o.err.Error()})
+			var st *stoppedError
+			memory := errors.As(o.err, &st) && st.memory
+			s.failures = append(s.failures, Failure{Name: specs[i].Name, Source: specs[i].Source, Reason: o.err.Error(), Memory: memory})
 			continue
 		}
 		if _, dup := s.pools[o.tool.Name]; dup {

@@ -164,7 +164,7 @@ func newWorker(ctx context.Context, h *host, tool string, mod *module, watch *wa
 		if errors.Is(why, errImportTimeout) {
 			why = fmt.Errorf("the module did not finish evaluating within %s", human(h.opts.DefaultTimeout))
 		}
-		return nil, &stoppedError{why}
+		return nil, &stoppedError{err: why, memory: g.memory.Load()}
 	}
 	w.rt.Loop.Reset()
 	if err != nil {
@@ -178,7 +178,10 @@ var errImportTimeout = errors.New("import timed out")
 
 // stoppedError is an evaluation the host stopped (deadline, memory), as
 // opposed to one the module failed by itself.
-type stoppedError struct{ err error }
+type stoppedError struct {
+	err    error
+	memory bool // the memory limit stopped it
+}
 
 func (e *stoppedError) Error() string { return "error at import: " + e.err.Error() }
 

@@ -8,6 +8,7 @@ import (
 	_ "github.com/dop251/goja_nodejs/url" // registers the url module (URL, URLSearchParams)
 
 	"github.com/beeuni/beeuni/loader/jshost/rt"
+	"github.com/beeuni/beeuni/loader/jshost/web"
 )
 
 // urlModule is node:url: goja_nodejs's module (the same URL and
@@ -15,7 +16,7 @@ import (
 // added.
 func urlModule(r *rt.Runtime) goja.Value {
 	vm := r.VM
-	m := r.Native("url")
+	m := web.URLModule(r)
 	_ = m.Set("fileURLToPath", func(v goja.Value) string {
 		s := v.String()
 		u, err := url.Parse(s)

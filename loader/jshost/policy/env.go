@@ -17,7 +17,6 @@ var HiddenEnv = []string{
 	"BEEUNI_SIGNING_KEY",
 	"BEEUNI_NATS_CREDS", // NATS credentials (a .creds file, an nkey seed)
 	"BEEUNI_NATS_NKEY",
-	"BEEUNI_FAILPOINT", // a crash hook of the tests: no tool may set or see it
 }
 
 // natsURLEnv may carry credentials (nats://user:pass@host): hidden then.

@@ -55,8 +55,8 @@ func install(r *rt.Runtime) error {
 			panic(err)
 		}
 	}
-	r.LazyGlobal("URL", true, func() goja.Value { return r.Native("url").Get("URL") })
-	r.LazyGlobal("URLSearchParams", true, func() goja.Value { return r.Native("url").Get("URLSearchParams") })
+	r.LazyGlobal("URL", true, func() goja.Value { return URLModule(r).Get("URL") })
+	r.LazyGlobal("URLSearchParams", true, func() goja.Value { return URLModule(r).Get("URLSearchParams") })
 	installTimers(r)
 	n := vm.NewObject()
 	must(n.Set("encode", func(v goja.Value) goja.Value {
