@@ -3,9 +3,9 @@ package jshost
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
-	"math"
 
 	"github.com/dop251/goja"
 )

@@ -11,8 +11,8 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/beeuni/beeuni/loader/jshost/limits"
 	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/loader/jshost/limits"
 	"github.com/beeuni/beeuni/loader/jshost/node"
 	"github.com/beeuni/beeuni/loader/jshost/policy"
 	"github.com/beeuni/beeuni/loader/jshost/rt"
