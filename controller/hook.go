@@ -5,10 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"strings"
+
+	"github.com/beeuni/beeuni/internal/httpbody"
 )
 
 // maxHookBody bounds the merge hook's body: it carries at most a commit id.
@@ -46,10 +46,9 @@ func Sign(secret string, body []byte) string {
 // parseHook reads and checks the hook body. It returns the HTTP status and a
 // message for the caller when the request is refused.
 func parseHook(r *http.Request, secret string) (hookRequest, int, string) {
-	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, maxHookBody))
+	body, err := httpbody.Read(nil, r, maxHookBody)
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
+		if httpbody.TooLarge(err) {
 			return hookRequest{}, http.StatusRequestEntityTooLarge, "the hook body is larger than 64 KiB: send at most {\"commit\": \"<sha>\"}"
 		}
 		return hookRequest{}, http.StatusBadRequest, "read the hook body: " + err.Error()

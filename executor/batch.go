@@ -3,14 +3,13 @@ package executor
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/beeuni/beeuni/internal/httpbody"
 	"github.com/beeuni/beeuni/loader/jshost"
 	"github.com/beeuni/beeuni/loader/schema"
 )
@@ -85,9 +84,9 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	body, err := httpbody.Read(w, r, s.opts.MaxBodyBytes)
 	if err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		if httpbody.TooLarge(err) {
 			s.metrics.batch(batchOutcomeTooLarge, 0)
 			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is over the %d-byte limit: send fewer or smaller calls (write large data to a file and pass its path)", s.opts.MaxBodyBytes))
 			return

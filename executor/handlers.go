@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/beeuni/beeuni/internal/httpbody"
 	"github.com/beeuni/beeuni/loader/jshost"
 	"github.com/beeuni/beeuni/loader/schema"
 )
@@ -136,9 +136,9 @@ func callHeaders(r *http.Request) (agent, session string, err error) {
 // meaning {}. On failure it returns the status to answer (400 or 413) and a
 // message saying what to send.
 func readArgs(w http.ResponseWriter, r *http.Request, limit int64) (json.RawMessage, int, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	body, err := httpbody.Read(w, r, limit)
 	if err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		if httpbody.TooLarge(err) {
 			return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("the body is over the %d-byte limit: send smaller arguments (write large data to a file and pass its path)", limit)
 		}
 		return nil, http.StatusBadRequest, fmt.Errorf("read the body: %w", err)
