@@ -1,40 +1,129 @@
 package node
 
 import (
-	"net/url"
 	"path/filepath"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
-	_ "github.com/dop251/goja_nodejs/url" // registers the url module (URL, URLSearchParams)
 
 	"github.com/beeuni/beeuni/loader/jshost/rt"
 	"github.com/beeuni/beeuni/loader/jshost/web"
 )
 
-// urlModule is node:url: goja_nodejs's module (the same URL and
-// URLSearchParams as the globals) with fileURLToPath and pathToFileURL
-// added.
+// urlModule is node:url: the web platform's url module (the same URL and
+// URLSearchParams as the globals, domainToASCII, domainToUnicode) with
+// fileURLToPath and pathToFileURL added.
 func urlModule(r *rt.Runtime) goja.Value {
 	vm := r.VM
 	m := web.URLModule(r)
-	_ = m.Set("fileURLToPath", func(v goja.Value) string {
-		s := v.String()
-		u, err := url.Parse(s)
-		if err != nil || u.Scheme != "file" {
-			panic(vm.NewTypeError("The URL must be of scheme file: " + s))
-		}
-		return u.Path
-	})
+	_ = m.Set("fileURLToPath", func(v goja.Value) string { return fileURLToPath(r, m, v) })
 	_ = m.Set("pathToFileURL", func(p string) goja.Value {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(r.Host.Directory, p)
 		}
-		u := url.URL{Scheme: "file", Path: p}
-		v, err := vm.New(vm.Get("URL"), vm.ToValue(u.String()))
+		resolved := filepath.Clean(p)
+		if strings.HasSuffix(p, "/") && !strings.HasSuffix(resolved, "/") { // Node keeps a trailing slash
+			resolved += "/"
+		}
+		// What the pathname setter would not encode but a file name may hold.
+		resolved = strings.NewReplacer("%", "%25", "\\", "%5C", "\n", "%0A", "\r", "%0D", "\t", "%09").Replace(resolved)
+		u, err := vm.New(m.Get("URL"), vm.ToValue("file://"))
 		if err != nil {
 			panic(err)
 		}
-		return v
+		if err := u.Set("pathname", resolved); err != nil {
+			panic(err)
+		}
+		return u
 	})
 	return m
+}
+
+// fileURLToPath is Node's url.fileURLToPath on POSIX: the decoded path of a
+// file: URL (a string or a URL) with no host and no encoded '/'.
+func fileURLToPath(r *rt.Runtime, m *goja.Object, v goja.Value) string {
+	vm := r.VM
+	var u *goja.Object
+	switch {
+	case v == nil:
+	case isString(v):
+		o, err := vm.New(m.Get("URL"), v)
+		if err != nil {
+			panic(err)
+		}
+		u = o
+	default:
+		if o, ok := v.(*goja.Object); ok && !goja.IsUndefined(o.Get("href")) && !goja.IsUndefined(o.Get("protocol")) {
+			u = o
+		}
+	}
+	if u == nil {
+		panic(codedTypeError(vm, "ERR_INVALID_ARG_TYPE", `The "path" argument must be of type string or an instance of URL`))
+	}
+	if u.Get("protocol").String() != "file:" {
+		panic(codedTypeError(vm, "ERR_INVALID_URL_SCHEME", "The URL must be of scheme file"))
+	}
+	if u.Get("hostname").String() != "" {
+		panic(codedTypeError(vm, "ERR_INVALID_FILE_URL_HOST", `File URL host must be "localhost" or empty on linux`))
+	}
+	p := u.Get("pathname").String()
+	if strings.Contains(p, "%2f") || strings.Contains(p, "%2F") {
+		panic(codedTypeError(vm, "ERR_INVALID_FILE_URL_PATH", "File URL path must not include encoded / characters"))
+	}
+	s, ok := decodeURIComponent(p)
+	if !ok { // as decodeURIComponent throws
+		e, err := vm.New(vm.Get("URIError"), vm.ToValue("URI malformed"))
+		if err != nil {
+			panic(err)
+		}
+		panic(e)
+	}
+	return s
+}
+
+func isString(v goja.Value) bool {
+	_, ok := v.(goja.String)
+	return ok
+}
+
+// decodeURIComponent is JS's: %XX bytes that must form UTF-8; false where
+// JS throws URIError.
+func decodeURIComponent(s string) (string, bool) {
+	if !strings.Contains(s, "%") {
+		return s, true
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b = append(b, s[i])
+			continue
+		}
+		if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+			return "", false
+		}
+		b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+		i += 2
+	}
+	return string(b), utf8.Valid(b)
+}
+
+func codedTypeError(vm *goja.Runtime, code, msg string) *goja.Object {
+	e := vm.NewTypeError(msg)
+	_ = e.Set("code", code)
+	return e
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
 }

@@ -36,7 +36,7 @@ type Host struct {
 	platforms []Platform
 	modules   Modules
 	unknown   func(name string) string
-	natives   *require.Registry // goja_nodejs modules (buffer, url); no files
+	natives   *require.Registry // goja_nodejs modules (buffer); no files
 }
 
 // Modules maps a require name (without the "node:" prefix) to the factory
@@ -142,7 +142,7 @@ func (r *Runtime) Require(name string) goja.Value {
 
 func (r *Runtime) requireJS(c goja.FunctionCall) goja.Value { return r.Require(c.Argument(0).String()) }
 
-// Native is a goja_nodejs module (buffer, url) of this runtime, made once,
+// Native is a goja_nodejs module (buffer) of this runtime, made once,
 // whatever the module did to the global require.
 func (r *Runtime) Native(name string) *goja.Object {
 	v, err := r.natives.Require(name)

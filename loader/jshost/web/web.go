@@ -1,7 +1,8 @@
 // Package web is the web platform of every runtime: URL, fetch and its
 // classes, events and abort, DOMException, TextEncoder/TextDecoder,
 // structuredClone, atob/btoa, queueMicrotask, console, crypto and the
-// timers. Most of it is js/web.js over Go bindings; it has no modules.
+// timers. Most of it is js/web.js over Go bindings, URL and
+// URLSearchParams js/url.js over the WHATWG parser; it has no modules.
 package web
 
 import (
@@ -9,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
-	_ "github.com/dop251/goja_nodejs/url" // registers the url module (URL, URLSearchParams)
 
 	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
