@@ -42,7 +42,7 @@ func (e *Executor) restore(ctx context.Context) {
 	}
 	rec, err := e.keptRecord(act)
 	if err == nil {
-		e.useDir(act.Dir)
+		e.useDir(act.Dir, rec)
 		if err = e.layOut(ctx, rec, act.Dir); err != nil {
 			e.dropDir(act.Dir)
 		}
@@ -104,10 +104,12 @@ func (e *Executor) removePartialFetches() {
 	}
 }
 
-// useDir counts one more tool set loaded from the release folder dir.
-func (e *Executor) useDir(dir string) {
+// useDir counts one more tool set loaded from the release folder dir,
+// laid out from rec: the cache keeps rec's content while dir is used.
+func (e *Executor) useDir(dir string, rec *release.Record) {
 	e.dirsMu.Lock()
 	e.dirs[dir]++
+	e.dirDigests[dir] = digests(rec)
 	e.dirsMu.Unlock()
 }
 
@@ -126,6 +128,7 @@ func (e *Executor) dropDir(dir string) {
 		return
 	}
 	delete(e.dirs, dir)
+	delete(e.dirDigests, dir)
 	// Kept as the spare for the next layout to take over when there is
 	// none: making folders costs more than emptying them.
 	if _, err := os.Lstat(spareDir(e.cfg.DataDir)); err != nil && os.Rename(dir, spareDir(e.cfg.DataDir)) == nil {
@@ -176,7 +179,7 @@ func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
 	dir := filepath.Join(releasesDir(e.cfg.DataDir), rec.ID)
 	// Counted before the layout: an older set of this release (a replay
 	// while a turn holds it) being freed now must not remove the folder.
-	e.useDir(dir)
+	e.useDir(dir, rec)
 	if err = e.layOut(ctx, rec, dir); err != nil {
 		e.dropDir(dir)
 		if ctx.Err() == nil {
@@ -200,7 +203,12 @@ func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
 	old := e.srv.Current()
 	e.srv.Switch(ts)
 	e.failpoint("switched")
-	err = e.bundles.flushWith(func(tx *store.Tx) error { return tx.Put(bucketActive, keyActive, act) })
+	err = e.bundles.flushWith(func(tx *store.Tx) error {
+		if err := tx.Put(bucketActive, keyActive, act); err != nil {
+			return err
+		}
+		return e.putHistory(tx, rec)
+	})
 	if err != nil {
 		// Serving is right; a restart loads the older set again, so its
 		// folder is kept (until that restart removes the stale ones).
@@ -213,6 +221,7 @@ func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
 	e.srv.SetState(State{Desired: rec.ID})
 	if err == nil {
 		e.freeWhenDone(ctx, old)
+		e.collect()
 	}
 	e.log.Info("converged", "release", rec.ID, "tools", len(act.Tools), "failed", len(act.Failures),
 		"took", time.Since(start).Round(time.Millisecond))
@@ -299,6 +308,7 @@ func (e *Executor) freeWhenDone(ctx context.Context, old *ToolSet) {
 		select {
 		case <-old.Done():
 			e.dropDir(old.Dir())
+			e.kick() // its content may be kept no more
 		case <-ctx.Done():
 			// removeStale at the next start deletes it.
 		}

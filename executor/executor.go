@@ -71,7 +71,13 @@ type Config struct {
 	// --call-memory); 0 is jshost's default.
 	MaxMemory, CallMemory uint64
 	ReportEvery           time.Duration
-	Logger                *slog.Logger
+	// CacheMax bounds the content cache in bytes (--cache-max; 0:
+	// DefaultCacheMax), CacheKeep is how many releases before the current
+	// one keep their content for replay (0: DefaultCacheKeep; negative:
+	// none). See cachegc.go.
+	CacheMax  uint64
+	CacheKeep int
+	Logger    *slog.Logger
 	// Failpoint, when set, is called at each step of converging ("fetch",
 	// "laid-out", "loaded", "switched", "persisted"): crash tests kill the
 	// process there to prove every step restarts into a consistent state.
@@ -100,8 +106,13 @@ type Executor struct {
 	// is removed when the last set using it is freed: a replay can load a
 	// release again while a turn still holds its previous set, and both read
 	// the same folder.
-	dirsMu sync.Mutex
-	dirs   map[string]int
+	dirsMu     sync.Mutex
+	dirs       map[string]int
+	dirDigests map[string][]string // the content each folder in dirs names: in use, kept in the cache
+
+	gcKick       chan struct{} // a set was freed: collect the cache
+	overWarned   bool          // the in-use content's size was warned about (converge loop only)
+	cacheMetrics *cacheMetrics
 
 	addr string // the API's address, for the fleet report
 
@@ -138,6 +149,15 @@ func NewExecutor(cfg Config) (*Executor, error) {
 	if cfg.Harness == "" {
 		cfg.Harness = loader.HarnessDefault
 	}
+	if cfg.CacheMax == 0 {
+		cfg.CacheMax = DefaultCacheMax
+	}
+	switch {
+	case cfg.CacheKeep == 0:
+		cfg.CacheKeep = DefaultCacheKeep
+	case cfg.CacheKeep < 0:
+		cfg.CacheKeep = 0
+	}
 	if err := events.CheckProject(cfg.Project); err != nil {
 		return nil, fmt.Errorf("new executor: %w (pass --project)", err)
 	}
@@ -166,8 +186,10 @@ func NewExecutor(cfg Config) (*Executor, error) {
 		latest:  make(chan desired, 1),
 		changed: make(chan struct{}, 1),
 		dirs:    make(map[string]int),
+		gcKick:  make(chan struct{}, 1),
 		addr:    cfg.Server.Addr,
 	}
+	e.dirDigests = make(map[string][]string)
 	if aside, why := db.Recovered(); aside != "" {
 		e.log.Error("the state database was corrupt: moved it aside; starting from empty state and converging on the desired release from NATS",
 			"moved_to", aside, "error", why)
@@ -189,6 +211,10 @@ func NewExecutor(cfg Config) (*Executor, error) {
 		so.Registry = prometheus.NewRegistry()
 	}
 	so.Secrets = e.secretValues
+	if e.cacheMetrics, err = newCacheMetrics(so.Registry); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if cfg.OpencodeDir != "" && cfg.Harness == loader.HarnessDefault {
 		so.OnSwitch = newOpencodePlugin(cfg.OpencodeDir, cfg.ID, so.Token != "", cfg.Logger).switched
 	}
@@ -213,6 +239,7 @@ func (e *Executor) secretValues() map[string]string {
 // releases until ctx ends. It returns once every goroutine it started ended.
 func (e *Executor) Run(ctx context.Context) error {
 	e.restore(ctx)
+	e.collect()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
@@ -303,6 +330,9 @@ func (e *Executor) convergeLoop(ctx context.Context) {
 			wait = 0
 		case <-retry:
 			d = pending
+		case <-e.gcKick:
+			e.collect()
+			continue
 		}
 		timer.Stop()
 		retry = nil

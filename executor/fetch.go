@@ -145,5 +145,11 @@ func (e *Executor) fetch(ctx context.Context, digest, dst string) error {
 	if err != nil {
 		return fmt.Errorf("fetch %s: %w", digest, err)
 	}
-	return os.Rename(tmp.Name(), dst)
+	if err := os.Rename(tmp.Name(), dst); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(dst); err == nil {
+		e.cacheMetrics.bytes.Add(float64(fi.Size()))
+	}
+	return nil
 }

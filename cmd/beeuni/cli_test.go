@@ -226,6 +226,8 @@ func TestUsage(t *testing.T) {
 		{[]string{"tools", "eject", "--dir", ref}, 2, "beeuni: tools eject takes one Beeuni tool name"},
 		{[]string{"tools", "eject", "a", "b", "--dir", ref}, 2, "beeuni: tools eject takes one Beeuni tool name"},
 		{[]string{"tools", "eject", "--help"}, 0, "Usage: beeuni tools eject NAME [--force] [--dir DIR]"},
+		{[]string{"executor", "--cache-max", "lots"}, 2, `invalid value "lots" for flag -cache-max: want a size such as 256MiB or 1GiB`},
+		{[]string{"executor", "--help"}, 0, "-cache-max value\n    \tthe content cache's bound, e.g. 1GiB"},
 		{[]string{"internal", "launch"}, 2, "beeuni: internal commands are started by beeuni itself, not by hand"},
 	}
 	for _, tc := range cases {

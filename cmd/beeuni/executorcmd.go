@@ -20,6 +20,7 @@ type executorFlags struct {
 	timeout     time.Duration
 	opencodeDir string
 	tools       toolFlags
+	cacheMax    byteSize
 	server      serverFlags // --validate-args, --mcp-allowed-origins (serverflags.go)
 }
 
@@ -28,6 +29,8 @@ func (a *app) addExecutorFlags(fl *flag.FlagSet, f *executorFlags) {
 	fl.StringVar(&f.token, "token", a.getenv(executor.EnvToken), "require Authorization: Bearer TOKEN on every route but /healthz (env "+executor.EnvToken+"; BEEUNI_TOKEN is the Beeuni API token tools read, not this)")
 	fl.DurationVar(&f.timeout, "timeout", 60*time.Second, "a tool call's deadline unless its module exports timeout")
 	addToolFlags(fl, &f.tools)
+	f.cacheMax = executor.DefaultCacheMax
+	fl.Var(&f.cacheMax, "cache-max", "the content cache's bound, e.g. 1GiB: past it, content only previous releases keep goes, oldest first (content in use is kept)")
 	a.addServerFlags(fl, &f.server)
 	fl.StringVar(&f.opencodeDir, "opencode-dir", a.getenv("BEEUNI_OPENCODE_DIR"),
 		"on the default harness, the opencode config folder the plugin is written to, as "+executor.OpencodePluginFile+" (default: the checkout's .opencode; off: write none) (env BEEUNI_OPENCODE_DIR)")
@@ -51,7 +54,7 @@ func (f *executorFlags) opencodeFolder(workspace string) string {
 
 // executorCmd is `beeuni executor`: one sandbox executor.
 func (a *app) executorCmd(ctx context.Context, args []string) int {
-	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--dir CHECKOUT] [--harness experimental|default] [--trust-key FILE] [--token T] [--opencode-dir DIR] [--nats URL] [--project NAME] [--max-memory BYTES] [--call-memory BYTES] [--fs-read PATHS] [--fs-write PATHS]"
+	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--dir CHECKOUT] [--harness experimental|default] [--trust-key FILE] [--token T] [--opencode-dir DIR] [--nats URL] [--project NAME] [--max-memory BYTES] [--call-memory BYTES] [--cache-max BYTES] [--fs-read PATHS] [--fs-write PATHS]"
 	fl := a.newFlags("executor", usage)
 	var nf netFlags
 	a.addNetFlags(fl, &nf)
@@ -109,7 +112,7 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 	}
 	ex, err := executor.NewExecutor(executor.Config{ID: *id, Project: resolveProject(nf.project, ws), DataDir: *data, Workspace: ws, Harness: h, OpencodeDir: ef.opencodeFolder(ws),
 		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: a.failpoint(),
-		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory),
+		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory), CacheMax: uint64(ef.cacheMax),
 		Server: ef.server.apply(executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()})})
 	if err != nil {
 		a.errorf(nil, "%v", err)

@@ -25,7 +25,7 @@ const upPoll = time.Second
 // up is `beeuni up`: everything on one machine, on embedded defaults:
 // NATS with JetStream, a controller, one executor, one HTTP address.
 func (a *app) up(ctx context.Context, args []string) int {
-	usage := "up [--repo DIR] [--demo] [--listen ADDR] [--data DIR] [--nats-port N] [--token T] [--hook-secret S] [--harness H] [--opencode-dir DIR] [--max-memory BYTES] [--call-memory BYTES] [--fs-read PATHS] [--fs-write PATHS]"
+	usage := "up [--repo DIR] [--demo] [--listen ADDR] [--data DIR] [--nats-port N] [--token T] [--hook-secret S] [--harness H] [--opencode-dir DIR] [--max-memory BYTES] [--call-memory BYTES] [--cache-max BYTES] [--fs-read PATHS] [--fs-write PATHS]"
 	fl := a.newFlags("up", usage)
 	repo := fl.String("repo", "", "the project's Git repository (default: the current folder if it is one with a beeuni.yaml, else the demo)")
 	demo := fl.Bool("demo", false, "serve the demo project: a Git repository made from examples/demo in the data folder")
@@ -121,7 +121,7 @@ func (a *app) up(ctx context.Context, args []string) int {
 	pol.HideValues = append(pol.HideValues, *secret)
 	ex, err := executor.NewExecutor(executor.Config{ID: "local", Project: name, DataDir: filepath.Join(dataDir, "executor"),
 		Workspace: repoDir, Harness: h, OpencodeDir: ef.opencodeFolder(repoDir), TrustKey: key.Public().(ed25519.PublicKey), Bus: bus, DefaultTimeout: ef.timeout, Logger: log,
-		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory),
+		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory), CacheMax: uint64(ef.cacheMax),
 		Server: ef.server.apply(executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg})})
 	if err != nil {
 		a.errorf(nil, "%v", err)
