@@ -353,3 +353,16 @@ func TestNATSDownThenBackPublishesOnce(t *testing.T) {
 		t.Fatalf("events = %v, want two release.built", got)
 	}
 }
+
+// TestUnknownKeyWarningInRecord: the controller reads the manifest with the
+// validate command's parser, so a typo's warning reaches the release record.
+func TestUnknownKeyWarningInRecord(t *testing.T) {
+	f := newFixture(t)
+	commit := f.Commit("typo", map[string]string{"beeuni.yaml": "agents:\n  x:\n    tool: [read]\n"})
+	f.start(nil)
+	rec := f.WaitDesiredCommit(commit, waitFor)
+	want := release.Finding{File: "beeuni.yaml", Line: 3, Severity: release.SeverityWarning, Message: `unknown key "tool": did you mean "tools"?`}
+	if len(rec.Warnings) != 1 || rec.Warnings[0] != want {
+		t.Fatalf("warnings = %+v, want [%+v]", rec.Warnings, want)
+	}
+}

@@ -78,7 +78,7 @@ type batchCall struct {
 
 func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	arrived := time.Now()
-	agent, session, err := callHeaders(r)
+	c, err := callHeaders(r)
 	if err != nil {
 		s.metrics.batch(batchOutcomeBad, 0)
 		writeError(w, http.StatusBadRequest, err.Error())
@@ -102,7 +102,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// One tool set for the whole batch: every result has its release.
-	ts, done := s.acquire(session)
+	ts, done := s.acquire(c.session)
 	defer done()
 	if ts == nil {
 		s.metrics.batch(batchOutcomeNoToolSet, len(b.calls))
@@ -117,7 +117,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
-	results := s.runBatch(ctx, ts, agent, session, b, deadline)
+	results := s.runBatch(ctx, ts, c, b, deadline)
 	if r.Context().Err() != nil { // the client is gone: nobody reads an answer
 		s.metrics.batch(batchOutcomeCanceled, len(b.calls))
 		return
@@ -130,22 +130,22 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 // runBatch runs the groups one after another and returns the results in
 // request order. ctx ends at the batch's deadline (zero: none) or when
 // the client goes away.
-func (s *Server) runBatch(ctx context.Context, ts *ToolSet, agent, session string, b batch, deadline time.Time) []BatchResult {
+func (s *Server) runBatch(ctx context.Context, ts *ToolSet, c caller, b batch, deadline time.Time) []BatchResult {
 	results := make([]BatchResult, len(b.calls))
 	decided := make([]bool, len(b.calls)) // answered by the checks of §2.4
 	concurrent := make([]bool, len(b.calls))
-	for i, c := range b.calls {
-		results[i] = BatchResult{ID: c.id, Name: c.name}
+	for i, bc := range b.calls {
+		results[i] = BatchResult{ID: bc.id, Name: bc.name}
 		concurrent[i] = true
-		t, ok := ts.set.Tool(c.name)
+		t, ok := ts.set.Tool(bc.name)
 		switch {
 		case !ok:
 			s.metrics.called(unknownTool, outcomeNotLoaded, 0)
-			results[i].fail(kindNotLoaded, notLoadedText(c.name))
+			results[i].fail(kindNotLoaded, notLoadedText(bc.name))
 			decided[i] = true
-		case !ts.project.Visible(agent, c.name):
-			s.metrics.called(c.name, outcomeHidden, 0)
-			results[i].fail(kindHidden, hiddenText(c.name, agent))
+		case !ts.project.VisibleTo(c.agent, c.parent, bc.name):
+			s.metrics.called(bc.name, outcomeHidden, 0)
+			results[i].fail(kindHidden, hiddenFor(ts.project, bc.name, c))
 			decided[i] = true
 		default:
 			concurrent[i] = t.Concurrent
@@ -179,7 +179,7 @@ func (s *Server) runBatch(ctx context.Context, ts *ToolSet, agent, session strin
 			}
 			wg.Go(func() {
 				defer func() { <-sem }()
-				results[i] = s.runBatchCall(ctx, ts, agent, session, b, b.calls[i], deadline, g)
+				results[i] = s.runBatchCall(ctx, ts, c.agent, c.session, b, b.calls[i], deadline, g)
 			})
 		}
 		wg.Wait()

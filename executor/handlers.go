@@ -53,13 +53,13 @@ type ToolList struct {
 
 func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	agent, session, err := callHeaders(r)
+	c, err := callHeaders(r)
 	if err != nil {
 		s.metrics.called(unknownTool, outcomeBadRequest, 0)
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	ts, done := s.acquire(session)
+	ts, done := s.acquire(c.session)
 	defer done()
 	if ts == nil {
 		s.metrics.called(unknownTool, outcomeUnavailable, 0)
@@ -71,9 +71,9 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, notLoadedText(name))
 		return
 	}
-	if !ts.project.Visible(agent, name) {
+	if !ts.project.VisibleTo(c.agent, c.parent, name) {
 		s.metrics.called(name, outcomeHidden, 0)
-		writeError(w, http.StatusForbidden, hiddenText(name, agent))
+		writeError(w, http.StatusForbidden, hiddenFor(ts.project, name, c))
 		return
 	}
 	args, status, err := readArgs(w, r, s.opts.MaxBodyBytes)
@@ -87,7 +87,7 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	inv, err := s.invoke(r.Context(), ts, name, agent, session, args, s.opts.ValidateArgs.forREST())
+	inv, err := s.invoke(r.Context(), ts, name, c.agent, c.session, args, s.opts.ValidateArgs.forREST())
 	if err != nil {
 		outcome, status := outcomeBadRequest, http.StatusBadRequest
 		if errors.Is(err, jshost.ErrNotLoaded) {
@@ -114,22 +114,6 @@ func notLoadedText(name string) string { return fmt.Sprintf("no tool named %s is
 func hiddenText(name, agent string) string {
 	return fmt.Sprintf("tool %s is hidden from agent %s: add %s to agents.%s.tools in beeuni.yaml (or take it out of that agent's exclude list), or call it as an agent that sees it",
 		name, agent, name, agent)
-}
-
-// callHeaders reads the agent (default "beeuni") and session of a request.
-func callHeaders(r *http.Request) (agent, session string, err error) {
-	agent = r.Header.Get(HeaderAgent)
-	if agent == "" {
-		agent = DefaultAgent
-	}
-	if len(agent) > maxAgentNameLen {
-		return "", "", fmt.Errorf("the %s header is over %d bytes: send the agent's name", HeaderAgent, maxAgentNameLen)
-	}
-	session = r.Header.Get(HeaderSession)
-	if len(session) > maxSessionIDLen {
-		return "", "", fmt.Errorf("the %s header is over %d bytes: send the session's id", HeaderSession, maxSessionIDLen)
-	}
-	return agent, session, nil
 }
 
 // readArgs reads a tool call's body: a JSON object of the arguments, empty
@@ -212,14 +196,14 @@ func (s *Server) env(ts *ToolSet, agent string) map[string]string {
 }
 
 func (s *Server) handleList(w http.ResponseWriter, r *http.Request) {
-	agent, ts, done, ok := s.agentSet(w, r)
+	c, ts, done, ok := s.agentSet(w, r)
 	if !ok {
 		return
 	}
 	defer done()
-	list := ToolList{Release: ts.Release(), Agent: agent, Tools: []ToolInfo{}, Failed: []Failure{}}
+	list := ToolList{Release: ts.Release(), Agent: c.agent, Tools: []ToolInfo{}, Failed: []Failure{}}
 	for _, t := range ts.Tools() {
-		if !ts.project.Visible(agent, t.Name) {
+		if !ts.project.VisibleTo(c.agent, c.parent, t.Name) {
 			continue
 		}
 		info := ToolInfo{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Source: t.Source,

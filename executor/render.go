@@ -29,20 +29,21 @@ func (s *Server) handleRender(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	agent, ts, done, ok := s.agentSet(w, r)
+	c, ts, done, ok := s.agentSet(w, r)
 	if !ok {
 		return
 	}
 	defer done()
+	agent := c.agent
 	var tools []schema.Tool
 	for _, t := range ts.Tools() {
-		if ts.project.Visible(agent, t.Name) {
+		if ts.project.VisibleTo(c.agent, c.parent, t.Name) {
 			tools = append(tools, schema.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 		}
 	}
 	var notLoaded []schema.Finding
 	for _, f := range ts.Failures() {
-		if f.Name != "" && ts.project.Visible(agent, f.Name) {
+		if f.Name != "" && ts.project.VisibleTo(c.agent, c.parent, f.Name) {
 			notLoaded = append(notLoaded, schema.NotLoaded(p, f.Name, f.Reason))
 		}
 	}
@@ -62,21 +63,21 @@ func (s *Server) handleRender(w http.ResponseWriter, r *http.Request) {
 // agentSet reads ?agent= (default beeuni) and takes the set the request's
 // session uses, with a reference (done gives it back). On failure it has
 // answered 400 or 503 and ok is false.
-func (s *Server) agentSet(w http.ResponseWriter, r *http.Request) (agent string, ts *ToolSet, done func(), ok bool) {
-	agent = r.URL.Query().Get("agent")
-	if agent == "" {
-		agent = DefaultAgent
-	}
-	_, session, err := callHeaders(r)
+func (s *Server) agentSet(w http.ResponseWriter, r *http.Request) (c caller, ts *ToolSet, done func(), ok bool) {
+	c, err := callHeaders(r)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
-		return "", nil, nil, false
+		return caller{}, nil, nil, false
 	}
-	ts, done = s.acquire(session)
+	c.agent = r.URL.Query().Get("agent")
+	if c.agent == "" {
+		c.agent = DefaultAgent
+	}
+	ts, done = s.acquire(c.session)
 	if ts == nil {
 		done()
 		writeError(w, http.StatusServiceUnavailable, errNoToolSet.Error())
-		return "", nil, nil, false
+		return caller{}, nil, nil, false
 	}
-	return agent, ts, done, true
+	return c, ts, done, true
 }

@@ -146,6 +146,8 @@ type Server struct {
 	turns   map[string]*turn
 
 	mcp *mcpEndpoint // /beeuni/mcp (mcp.go)
+
+	undeclared undeclaredLog // agents not in beeuni.yaml, logged once each
 }
 
 // NewServer makes a Server. Its metrics are registered on opts.Registry.

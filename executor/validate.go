@@ -188,6 +188,7 @@ type invocation struct {
 // invoke runs tool name of ts (the caller holds a reference and checked
 // that the agent sees it) with args in mode, and counts the call.
 func (s *Server) invoke(ctx context.Context, ts *ToolSet, name, agent, session string, args json.RawMessage, mode ValidateMode) (invocation, error) {
+	s.undeclared.note(s.log, ts, agent)
 	ac := &ArgsCheck{Tool: name, Agent: agent, Session: session, Mode: mode, Validator: ts.validators[name], Log: s.log}
 	cc := jshost.CallContext{SessionID: session, Agent: agent, Env: s.env(ts, agent)}
 	s.inFlight.Add(1)

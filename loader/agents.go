@@ -86,6 +86,8 @@ func (r *reader) readAgents(file string, v *yaml.Node) {
 				r.readAgentTools(file, name, a, sv)
 			case "secrets":
 				r.readAgentSecrets(file, name, a, sv)
+			default:
+				r.checkKey(file, sk, agentKeys)
 			}
 		}
 	}

@@ -48,8 +48,8 @@ type ejectPlan struct {
 // writes the Beeuni source to tools/<name>.ts and sets `<name>:
 // tools/<name>.ts # ejected from beeuni:<name>` in the manifest file that
 // declares the entry, leaving every other line as it was. It refuses, writing
-// nothing, when tools/<name>.ts exists or the tool already points at a module
-// (unless force), when name is not a Beeuni tool, and when the manifest has
+// nothing, when tools/<name>.ts exists or the tool already points at another
+// module (unless force), when name is not a Beeuni tool, and when the manifest has
 // errors. Both files are written atomically.
 func Eject(dir, name string, force bool) (EjectResult, error) {
 	plan, err := planEject(os.DirFS(dir), name, force)
@@ -93,18 +93,25 @@ func planEject(fsys fs.FS, name string, force bool) (*ejectPlan, error) {
 	if !builtin.Is(name) {
 		return nil, fmt.Errorf("`%s` is not a Beeuni tool: eject one of %s", clip(name), builtinList())
 	}
-	p := Read(fsys, HarnessExperimental)
+	source, ok := builtin.Source(name)
+	if !ok {
+		return nil, fmt.Errorf("the Beeuni source of %s is missing from this binary: rebuild beeuni", name)
+	}
+	module := "tools/" + name + ".ts"
+	// An earlier eject's copy that was deleted leaves the entry pointing at
+	// a missing module: eject writes that module again, so the manifest is
+	// read as it will be, with the module in place.
+	readFS := fsys
+	if _, err := fs.Stat(fsys, module); errors.Is(err, fs.ErrNotExist) {
+		readFS = overlayFS{fsys, map[string][]byte{module: source}}
+	}
+	p := Read(readFS, HarnessExperimental)
 	if !p.found {
 		return nil, fmt.Errorf("no beeuni.yaml at the project root: create one, or pass --dir with the folder that holds it")
 	}
 	if p.HasErrors() {
 		return nil, &ManifestError{Findings: p.Findings}
 	}
-	source, ok := builtin.Source(name)
-	if !ok {
-		return nil, fmt.Errorf("the Beeuni source of %s is missing from this binary: rebuild beeuni", name)
-	}
-	module := "tools/" + name + ".ts"
 	if st, err := fs.Stat(fsys, "tools"); err == nil && !st.IsDir() {
 		return nil, fmt.Errorf("tools is a file, not a folder: move it away so eject can write %s", module)
 	}
@@ -119,7 +126,7 @@ func planEject(fsys fs.FS, name string, force bool) (*ejectPlan, error) {
 	plan := &ejectPlan{EjectResult: EjectResult{Name: name, Module: module}, source: source}
 	var err error
 	switch d := p.decl(name); {
-	case d != nil && !d.tool.IsBuiltin() && !force:
+	case d != nil && !d.tool.IsBuiltin() && d.tool.Source != module && !force:
 		return nil, fmt.Errorf("%s already points at the module %s (%s:%d): pass --force to point it at %s and write the Beeuni source there", name, d.tool.Source, d.file, d.line, module)
 	case d != nil:
 		plan.File = d.file

@@ -186,7 +186,8 @@ func (r *reader) readManifest(name string, data []byte) {
 		switch k.Value {
 		case "tools", "agents", "imports":
 		default:
-			continue // other keys are left alone
+			r.checkKey(name, k, topKeys) // other keys are left alone, but for near misses
+			continue
 		}
 		if first, dup := seenKey[k.Value]; dup {
 			r.errorf(name, k.Line, "`%s:` appears twice in %s (lines %d and %d): merge them into one", k.Value, name, first, k.Line)

@@ -12,22 +12,24 @@ import (
 	"strings"
 
 	"github.com/beeuni/beeuni/executor"
+	"github.com/beeuni/beeuni/internal/redact"
 	"github.com/beeuni/beeuni/loader"
 	"github.com/beeuni/beeuni/loader/bundle"
 	"github.com/beeuni/beeuni/loader/jshost"
 	"github.com/beeuni/beeuni/loader/jshost/policy"
 )
 
-// toolsCall is `beeuni tools call NAME [--args JSON|-] [--agent A] [--session S]`:
-// it loads the working tree's tool and calls it as the executor would, and
-// prints what the model receives.
+// toolsCall is `beeuni tools call NAME [--args JSON|-] [--agent A]
+// [--parent-agent P] [--session S]`: it loads the working tree's tool and
+// calls it as the executor would, and prints what the model receives.
 func (a *app) toolsCall(ctx context.Context, args []string) int {
-	usage := "tools call NAME [--args JSON|-] [--agent A] [--session S] [--dir DIR] [--harness H] [--validate-args off|warn|enforce]"
+	usage := "tools call NAME [--args JSON|-] [--agent A] [--parent-agent P] [--session S] [--dir DIR] [--harness H] [--validate-args off|warn|enforce]"
 	fl := a.newFlags("tools call", usage)
 	var pc projectCmd
 	addProjectFlags(fl, &pc)
 	argsJSON := fl.String("args", "{}", "the arguments as a JSON object, or - to read them from standard input")
 	agent := fl.String("agent", "beeuni", "the agent making the call (its tools list decides visibility)")
+	parent := fl.String("parent-agent", "", "the session agent that started --agent as a subagent with `task` (the harness's subagent rule applies)")
 	session := fl.String("session", "local", "the session id the tool sees as context.sessionId")
 	var sf serverFlags
 	fl.StringVar(&sf.validateArgs, "validate-args", "", "check the arguments against the parameters schema: off (the default), warn or enforce")
@@ -61,10 +63,14 @@ func (a *app) toolsCall(ctx context.Context, args []string) int {
 		return exitFailure
 	}
 	if _, ok := p.Tool(name); !ok {
-		a.errorf(nil, "no tool named %s is loaded", name)
+		a.errorf(nil, "%s", notLoadedText(h, name))
 		return exitFailure
 	}
-	if !p.Visible(*agent, name) {
+	if !p.VisibleTo(*agent, *parent, name) {
+		if *parent != "" && p.Visible(*agent, name) {
+			a.errorf(nil, "tool %s is hidden from agent %s, a subagent of %s: on the %s runtime a subagent sees only the tools both its own list and its session agent's list allow: add it to agents.%s.tools in %s, or call it from another agent", name, *agent, *parent, h, *parent, loader.ManifestName)
+			return exitFailure
+		}
 		a.errorf(nil, "tool %s is hidden from agent %s: add it to agents.%s.tools in %s, or call it as another agent with --agent", name, *agent, *agent, loader.ManifestName)
 		return exitFailure
 	}
@@ -80,7 +86,8 @@ func (a *app) toolsCall(ctx context.Context, args []string) int {
 	set := jshost.Load(ctx, spec, jshost.Options{Root: root, Logger: logger, Bundler: bundle.New(nil), Policy: localPolicy(root)})
 	defer set.Close()
 	for _, f := range set.Failures() {
-		a.errorf(nil, "tool %s (%s) did not load: %s", f.Name, f.Source, f.Reason)
+		a.errorf(nil, "%s", notLoadedText(h, name))
+		fmt.Fprintln(a.stderr, redact.Line(fmt.Sprintf("tool %s (%s) did not load: %s", f.Name, f.Source, f.Reason)))
 		return exitFailure
 	}
 	// The executor's pipeline: duplicate keys, normalization, parseArgs, validation.
@@ -98,6 +105,16 @@ func (a *app) toolsCall(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintln(a.stdout, strings.TrimSuffix(res.Output, "\n"))
 	return exitOK
+}
+
+// notLoadedText is what a call to a tool that is not loaded answers: on the
+// experimental runtime the reference's `Tool <name> not found`, elsewhere
+// the executor's 404 text.
+func notLoadedText(h loader.Harness, name string) string {
+	if h == loader.HarnessExperimental {
+		return fmt.Sprintf("Tool %s not found", name)
+	}
+	return fmt.Sprintf("no tool named %s is loaded", name)
 }
 
 // loadFailedMsg is the record jshost logs for modules that did not load.

@@ -34,6 +34,10 @@ func TestToolsCall(t *testing.T) {
 agents:
   quiet:
     tools: [show]
+  lead:
+    tools: [task, show]
+  worker:
+    tools: [echo, show]
 `,
 		"tools/echo.ts":   "export default { description: 'Echo.', parameters: { type: 'object' }, execute: (args: any, ctx: any) => ({ args, agent: ctx.agent, session: ctx.sessionId }) }\n",
 		"tools/boom.ts":   "export default { description: 'Throws.', parameters: { type: 'object' }, execute() { throw new Error('boom: pass a smaller number') } }\n",
@@ -51,9 +55,16 @@ agents:
 		{"object output as indented JSON", []string{"echo", "--args", `{"n": 1}`, "--session", "s1"}, 0,
 			"{\n  \"args\": {\n    \"n\": 1\n  },\n  \"agent\": \"beeuni\",\n  \"session\": \"s1\"\n}\n", ""},
 		{"thrown error exits 1 with its message", []string{"boom"}, 1, "", "boom: pass a smaller number"},
-		{"unknown tool", []string{"nope"}, 1, "", "no tool named nope is loaded"},
+		{"unknown tool", []string{"nope"}, 1, "", "beeuni: no tool named nope is loaded\n"},
+		{"removed tool, experimental runtime: the reference's words", []string{"web_search", "--harness", "experimental"}, 1, "", "beeuni: Tool web_search not found\n"},
+		{"unknown tool, experimental runtime", []string{"nope", "--harness", "experimental"}, 1, "", "beeuni: Tool nope not found\n"},
+		{"subagent, experimental runtime: both lists must allow", []string{"echo", "--agent", "worker", "--parent-agent", "lead", "--harness", "experimental"}, 1, "",
+			"tool echo is hidden from agent worker, a subagent of lead: on the experimental runtime"},
+		{"subagent, default runtime: its own list", []string{"echo", "--agent", "worker", "--parent-agent", "lead", "--args", `{"a":1}`}, 0, "\"a\": 1", ""},
+		{"subagent hidden by its own list", []string{"boom", "--agent", "worker", "--parent-agent", "beeuni"}, 1, "", "tool boom is hidden from agent worker: add it to agents.worker.tools"},
 		{"hidden from the agent", []string{"echo", "--agent", "quiet"}, 1, "", "tool echo is hidden from agent quiet"},
-		{"a module that does not load", []string{"broken"}, 1, "", "tool broken (tools/broken.ts) did not load: tools/broken.ts:2:1: Expected \"}\" but found end of file"},
+		{"a module that does not load", []string{"broken"}, 1, "", "beeuni: no tool named broken is loaded\ntool broken (tools/broken.ts) did not load: tools/broken.ts:2:1: Expected \"}\" but found end of file"},
+		{"a module that does not load, experimental runtime", []string{"broken", "--harness", "experimental"}, 1, "", "beeuni: Tool broken not found\ntool broken (tools/broken.ts) did not load: "},
 		{"bad args", []string{"echo", "--args", "[]"}, 2, "", "--args must be a JSON object"},
 		{"off by default: the tool gets the arguments as sent", []string{"order", "--args", `{"n":null}`}, 0, `{"n":null}`, ""},
 		{"enforce: the message on stderr, exit 1", []string{"order", "--args", `{"n":null}`, "--validate-args", "enforce"}, 1, "",

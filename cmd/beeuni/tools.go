@@ -39,9 +39,11 @@ func (a *app) tools(ctx context.Context, args []string) int {
 
 func (a *app) toolsUsage() {
 	fmt.Fprint(a.stderr, "Usage: beeuni tools SUBCOMMAND [flags]\n\nSubcommands:\n"+
-		"  ls [--json] [--harness H] [--dir DIR]   the tools a session gets, and the Beeuni tools removed\n"+
+		"  ls [--json] [--harness H] [--agent A [--parent-agent P]] [--dir DIR]\n"+
+		"                                          the tools a session gets, and the Beeuni tools removed;\n"+
+		"                                          with --agent, the tools that agent's model sees, harness tools included\n"+
 		"  eject NAME [--force] [--dir DIR]        give the project its own copy of a Beeuni tool\n"+
-		"  call NAME [--args JSON|-] [--agent A] [--session S] [--dir DIR]\n"+
+		"  call NAME [--args JSON|-] [--agent A] [--parent-agent P] [--session S] [--harness H] [--dir DIR]\n"+
 		"                                          call one tool locally, as the executor would\n"+
 		"  render --provider P [--api chat|responses] [--gemini-schema openapi|json] [--agent A] [--json]\n"+
 		"                                          the tools as a provider request's tools field\n"+
@@ -55,6 +57,10 @@ type lsJSON struct {
 	ToolsKey bool         `json:"tools_key"`
 	Tools    []lsJSONTool `json:"tools"`
 	Removed  []string     `json:"removed"`
+	// With --agent: whose view the tools are, on which harness.
+	Agent       string `json:"agent,omitempty"`
+	ParentAgent string `json:"parent_agent,omitempty"`
+	Harness     string `json:"harness,omitempty"`
 }
 
 type lsJSONTool struct {
@@ -63,25 +69,41 @@ type lsJSONTool struct {
 	Source string `json:"source"`
 }
 
-// toolsLs is `beeuni tools ls`: the reference's table, or --json. On a
+// toolsLs is `beeuni tools ls`: the reference's table, or --json. With
+// --agent, the rows are what that agent's model sees on the harness (harness
+// tools included, the subagent rule applied with --parent-agent). On a
 // project with errors it still prints what it can, the findings go to
 // stderr, and it exits 1.
 func (a *app) toolsLs(_ context.Context, args []string) int {
-	fl := a.newFlags("tools ls", "tools ls [--json] [--harness H] [--dir DIR]")
+	fl := a.newFlags("tools ls", "tools ls [--json] [--harness H] [--agent A [--parent-agent P]] [--dir DIR]")
 	asJSON := fl.Bool("json", false, "print JSON: { manifest, tools_key, tools: [{ name, kind, source }], removed }")
+	agent := fl.String("agent", "", "list the tools this agent's model sees on the harness, harness tools included")
+	parent := fl.String("parent-agent", "", "with --agent: the agent runs as a subagent that this agent started with `task`")
 	var pc projectCmd
 	addProjectFlags(fl, &pc)
 	_, h, root, code, ok := a.parseProject(fl, &pc, args, takesNoArgs("tools ls"))
 	if !ok {
 		return code
 	}
+	if *parent != "" && *agent == "" {
+		a.errorf(nil, "tools ls: --parent-agent needs --agent: name the subagent whose tools to list")
+		fl.Usage()
+		return exitUsage
+	}
 	if !a.manifestExistsTo(root) {
 		return exitFailure
 	}
 	p := loader.Read(os.DirFS(root), h)
+	tools := p.Tools
+	if *agent != "" {
+		tools = p.SeenBy(*agent, *parent)
+	}
 	if *asJSON {
 		out := lsJSON{Manifest: p.Manifest, ToolsKey: p.ToolsKey, Tools: []lsJSONTool{}, Removed: append([]string{}, p.Removed...)}
-		for _, t := range p.Tools {
+		if *agent != "" {
+			out.Agent, out.ParentAgent, out.Harness = *agent, *parent, string(h)
+		}
+		for _, t := range tools {
 			out.Tools = append(out.Tools, lsJSONTool{Name: t.Name, Kind: string(t.Kind), Source: t.Source})
 		}
 		b, err := json.MarshalIndent(out, "", "  ")
@@ -91,10 +113,15 @@ func (a *app) toolsLs(_ context.Context, args []string) int {
 		}
 		fmt.Fprintf(a.stdout, "%s\n", b)
 	} else {
-		fmt.Fprint(a.stdout, toolsTable(p))
+		fmt.Fprint(a.stdout, toolsTable(tools, p.Removed))
 	}
 	for _, f := range p.Findings {
 		fmt.Fprintln(a.stderr, f.String())
+	}
+	for _, n := range []string{*agent, *parent} {
+		if n != "" && !p.Declared(n) {
+			fmt.Fprintf(a.stderr, "note: agent %s is not declared under agents: in %s, so it sees every tool\n", n, loader.ManifestName)
+		}
 	}
 	if p.HasErrors() {
 		return exitFailure
@@ -104,9 +131,9 @@ func (a *app) toolsLs(_ context.Context, args []string) int {
 
 // toolsTable renders the reference's table: each column padded to its widest
 // cell plus two spaces, then the removed Beeuni tools.
-func toolsTable(p *loader.Project) string {
+func toolsTable(tools []loader.Tool, removed []string) string {
 	rows := [][3]string{{"NAME", "KIND", "SOURCE"}}
-	for _, t := range p.Tools {
+	for _, t := range tools {
 		rows = append(rows, [3]string{t.Name, string(t.Kind), t.Source})
 	}
 	w0, w1 := 0, 0
@@ -118,8 +145,8 @@ func toolsTable(p *loader.Project) string {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "%-*s%-*s%s\n", w0+2, r[0], w1+2, r[1], r[2])
 	}
-	if len(p.Removed) > 0 {
-		fmt.Fprintf(&b, "\nRemoved Beeuni tools: %s\n", strings.Join(p.Removed, ", "))
+	if len(removed) > 0 {
+		fmt.Fprintf(&b, "\nRemoved Beeuni tools: %s\n", strings.Join(removed, ", "))
 		b.WriteString("Add `<name>: beeuni:<name>` under `tools:` to get one back.\n")
 	}
 	return b.String()
