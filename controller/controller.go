@@ -66,7 +66,7 @@ type Config struct {
 	// OnRejected, when set, is called after a rejected release is recorded
 	// on NATS (`beeuni up` prints it).
 	OnRejected func(Rejection)
-	now       func() time.Time
+	now        func() time.Time
 }
 
 // Controller builds and publishes a project's releases. Create it with New,
