@@ -238,7 +238,7 @@ func (c *Controller) publish(ctx context.Context, st *state) error {
 	*st = next
 	var rejected *Rejection
 	if s.Status == release.StatusRejected {
-		rejected = rejectionOf(rec, next.Desired)
+		rejected = RejectionOf(rec, next.Desired)
 	}
 	c.setStatus(func(s *Status) {
 		s.LastRelease, s.Pending, s.LastCommit, s.Desired, s.Rejected = rec.ID, "", next.LastCommit, next.Desired, rejected

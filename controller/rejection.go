@@ -19,8 +19,9 @@ type Rejection struct {
 	StaysOn string `json:"stays_on,omitempty"`
 }
 
-// rejectionOf describes a rejected record; the fleet stays on desired.
-func rejectionOf(rec *release.Record, desired string) *Rejection {
+// RejectionOf describes a rejected record; the fleet stays on desired.
+// `beeuni status` builds it from NATS the same way.
+func RejectionOf(rec *release.Record, desired string) *Rejection {
 	return &Rejection{Release: rec.ID, Commit: rec.Commit, Subject: rec.Subject,
 		Finding: rec.FirstFinding(), Findings: len(rec.Findings), StaysOn: desired}
 }
@@ -36,5 +37,5 @@ func (c *Controller) loadRejection(st state) *Rejection {
 		c.log.Warn("the last rejected release is not readable: not reported in status", "release", st.LastRejected, "error", err)
 		return nil
 	}
-	return rejectionOf(rec, st.Desired)
+	return RejectionOf(rec, st.Desired)
 }
