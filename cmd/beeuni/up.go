@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -131,11 +132,19 @@ func (a *app) up(ctx context.Context, args []string) int {
 	}
 	pol.ReadOnly = []string{filepath.Join(repoDir, ".git")}
 	pol.HideValues = append(pol.HideValues, *secret)
+	// Bound before the tool set is restored, so the address the banner
+	// prints answers as soon as it is printed.
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		a.errorf(nil, "listen on %s: %v (choose another address with --listen)", *listen, err)
+		return exitFailure
+	}
 	ex, err := executor.NewExecutor(executor.Config{ID: "local", Project: name, DataDir: filepath.Join(dataDir, "executor"),
 		Workspace: repoDir, Harness: h, OpencodeDir: ef.opencodeFolder(repoDir), TrustKey: key.Public().(ed25519.PublicKey), Bus: bus, DefaultTimeout: ef.timeout, Logger: log,
 		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory),
-		Server: ef.server.apply(executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg})})
+		Server: ef.server.apply(executor.Options{Addr: *listen, Listener: ln, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg})})
 	if err != nil {
+		ln.Close()
 		a.errorf(nil, "%v", err)
 		return exitFailure
 	}
