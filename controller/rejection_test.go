@@ -88,12 +88,19 @@ func TestStatusNamesTheRejectedCommit(t *testing.T) {
 	fixed := f.Commit("Fix the manifest", map[string]string{"beeuni.yaml": validManifest})
 	c.Nudge()
 	f.WaitDesiredCommit(fixed, waitFor)
-	natstest.WaitFor(t, waitFor, func() error {
-		if st := c.Status(); st.Rejected != nil || st.LastCommit != fixed {
-			return fmt.Errorf("status after the fix %+v, rejected %+v", st, st.Rejected)
-		}
-		return nil
-	})
+	cleared := func(c *running) {
+		t.Helper()
+		natstest.WaitFor(t, waitFor, func() error {
+			if st := c.Status(); st.Rejected != nil || st.LastCommit != fixed || !st.Healthy {
+				return fmt.Errorf("status after the fix %+v, rejected %+v", st, st.Rejected)
+			}
+			return nil
+		})
+	}
+	cleared(c)
+	// And a restart does not bring it back.
+	c.stop()
+	cleared(f.start(nil))
 }
 
 // TestMergeHookAnswersTheCommit: the hook's answer names the commit it
