@@ -223,8 +223,10 @@ func (c *Controller) publish(ctx context.Context, st *state) error {
 		if err := c.putDesired(ctx, rec, false); err != nil {
 			return err
 		}
-		next.Desired, next.LastPublished, next.Pin = rec.ID, rec.ID, nil
+		next.Desired, next.LastPublished, next.Pin, next.LastRejected = rec.ID, rec.ID, nil, ""
 		event = events.EventReleaseBuilt
+	} else {
+		next.LastRejected = rec.ID
 	}
 	if err := bus.Publish(ctx, c.cfg.Project, event, mustJSON(eventOf(rec)), event+":"+rec.ID); err != nil {
 		c.metrics.publishErrors.Inc()
@@ -234,9 +236,16 @@ func (c *Controller) publish(ctx context.Context, st *state) error {
 		return fmt.Errorf("store state after publishing %s: %w", rec.ID, err)
 	}
 	*st = next
+	var rejected *Rejection
+	if s.Status == release.StatusRejected {
+		rejected = RejectionOf(rec, next.Desired)
+	}
 	c.setStatus(func(s *Status) {
-		s.LastRelease, s.Pending, s.LastCommit, s.Desired = rec.ID, "", next.LastCommit, next.Desired
+		s.LastRelease, s.Pending, s.LastCommit, s.Desired, s.Rejected = rec.ID, "", next.LastCommit, next.Desired, rejected
 	})
+	if rejected != nil && c.cfg.OnRejected != nil {
+		c.cfg.OnRejected(*rejected)
+	}
 	return nil
 }
 

@@ -63,7 +63,10 @@ type Config struct {
 	// ("built": the release is stored but not yet published): crash tests
 	// kill the process there to prove a restart publishes it exactly once.
 	Failpoint func(step string)
-	now       func() time.Time
+	// OnRejected, when set, is called after a rejected release is recorded
+	// on NATS (`beeuni up` prints it).
+	OnRejected func(Rejection)
+	now        func() time.Time
 }
 
 // Controller builds and publishes a project's releases. Create it with New,
@@ -104,6 +107,9 @@ type Status struct {
 	Healthy     bool      `json:"healthy"`
 	Error       string    `json:"error,omitempty"`
 	Retrying    string    `json:"retrying_in,omitempty"`
+	// Rejected is the newest commit refused since the last published one;
+	// absent when the branch head was published.
+	Rejected *Rejection `json:"rejected,omitempty"`
 }
 
 // New checks cfg and prepares a controller; nothing runs until Run.
@@ -197,8 +203,9 @@ func (c *Controller) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	rejected := c.loadRejection(st)
 	c.setStatus(func(s *Status) {
-		s.LastCommit, s.Desired = st.LastCommit, st.Desired
+		s.LastCommit, s.Desired, s.Rejected = st.LastCommit, st.Desired, rejected
 		if st.Pin != nil {
 			s.Pinned = st.Pin.Release
 		}

@@ -69,6 +69,16 @@ func parseHook(r *http.Request, secret string) (hookRequest, int, string) {
 	return req, http.StatusAccepted, ""
 }
 
+// branchHead is the commit a hook without one makes the controller look
+// at: the local branch's head now, else (a remote, fetched by the look
+// itself) the head last seen.
+func (c *Controller) branchHead() string {
+	if h := c.src.localHead(); h != "" {
+		return h
+	}
+	return c.Status().Head
+}
+
 func isHex(s string) bool {
 	if len(s) > 64 {
 		return false

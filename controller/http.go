@@ -33,9 +33,13 @@ func (c *Controller) handleHook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.metrics.hooks.WithLabelValues("accepted").Inc()
-	c.log.Info("merge hook: looking at the branch now", "commit", req.Commit)
+	commit := req.Commit
+	if commit == "" {
+		commit = c.branchHead()
+	}
+	c.log.Info("merge hook: looking at the branch now", "commit", commit)
 	c.Nudge()
-	writeJSON(w, http.StatusAccepted, map[string]string{"status": "accepted", "commit": req.Commit})
+	writeJSON(w, http.StatusAccepted, map[string]string{"status": "accepted", "commit": commit, "branch": c.cfg.Branch})
 }
 
 func (c *Controller) handleStatus(w http.ResponseWriter, _ *http.Request) {

@@ -73,6 +73,13 @@ func (c *Controller) Replay(ctx context.Context, id string) (ReplayAnswer, error
 		return ReplayAnswer{}, fmt.Errorf("replay %s: store the pin: %w", id, err)
 	}
 	c.log.Info("release replayed", "release", id, "commit", rec.Commit, "holds_until", st.LastCommit)
-	c.setStatus(func(s *Status) { s.Desired, s.Pinned = id, id })
+	c.setStatus(func(s *Status) {
+		s.Desired, s.Pinned = id, id
+		if s.Rejected != nil {
+			r := *s.Rejected
+			r.StaysOn = id
+			s.Rejected = &r
+		}
+	})
 	return ReplayAnswer{Release: id, Commit: rec.Commit, HoldsUntil: st.LastCommit}, nil
 }

@@ -71,6 +71,23 @@ func (s *source) head(ctx context.Context) (*git.Repository, *object.Commit, err
 	return repo, c, nil
 }
 
+// localHead is the branch head of a local repository, read without
+// fetching; "" for a remote one (reading it means a fetch) or on error.
+func (s *source) localHead() string {
+	if s.remote {
+		return ""
+	}
+	repo, err := git.PlainOpenWithOptions(s.dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return ""
+	}
+	ref, err := repo.Reference(s.ref(), true)
+	if err != nil {
+		return ""
+	}
+	return ref.Hash().String()
+}
+
 // ref is the reference the branch's head is read from.
 func (s *source) ref() plumbing.ReferenceName {
 	if s.remote {

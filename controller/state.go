@@ -31,6 +31,9 @@ type state struct {
 	// after a crash it is published, not built again.
 	Pending string `json:"pending,omitempty"`
 	Pin     *pin   `json:"pin,omitempty"`
+	// LastRejected is the newest release rejected since the last one
+	// published: status reports it until a commit is published.
+	LastRejected string `json:"last_rejected,omitempty"`
 }
 
 // pin is left by a replay: the fleet keeps Release until the branch head

@@ -109,6 +109,20 @@ type Record struct {
 	Entries    []Entry     `json:"entries"`
 }
 
+// FirstFinding is the first finding that blocks the record (its first
+// error, else its first finding), formatted as Finding.String; "" when none.
+func (r *Record) FirstFinding() string {
+	for _, f := range r.Findings {
+		if f.Severity == SeverityError {
+			return f.String()
+		}
+	}
+	if len(r.Findings) > 0 {
+		return r.Findings[0].String()
+	}
+	return ""
+}
+
 // idDigestLen is how many hex digits of the digest an id carries.
 const idDigestLen = 12
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -60,7 +61,8 @@ func (e opUsageError) Unwrap() error { return e.err }
 
 // dialOp resolves the project and dials NATS. The caller closes the session.
 func (a *app) dialOp(ctx context.Context, n *netCmd, name string) (*opSession, error) {
-	project := resolveProject(n.net.project, n.dir)
+	a.resolveTarget(n)
+	project := n.net.project
 	if err := events.CheckProject(project); err != nil {
 		return nil, opUsageError{fmt.Errorf("--project: %w", err)}
 	}
@@ -77,6 +79,30 @@ func (a *app) dialOp(ctx context.Context, n *netCmd, name string) (*opSession, e
 		return nil, err
 	}
 	return &opSession{bus: bus, project: project, trusted: pub}, nil
+}
+
+// resolveTarget fills in the project and NATS URL the flags leave to their
+// defaults: without --project, a `beeuni up` serving this folder (its
+// .beeuni/up.json, see upStateFor) names both; else the repository
+// folder's name names the project.
+func (a *app) resolveTarget(n *netCmd) {
+	if n.net.project != "" {
+		return
+	}
+	dir := n.dir
+	if dir == "" {
+		dir = "."
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		if s, ok := upStateFor(abs); ok {
+			n.net.project = s.Project
+			if n.net.natsURL == defaultNATSURL && a.getenv("BEEUNI_NATS_URL") == "" && s.NATS != "" {
+				n.net.natsURL = s.NATS
+			}
+			return
+		}
+	}
+	n.net.project = resolveProject("", n.dir)
 }
 
 func (s *opSession) close() { _ = s.bus.Close() }

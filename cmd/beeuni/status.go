@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/beeuni/beeuni/controller"
 	"github.com/beeuni/beeuni/executor"
 	"github.com/beeuni/beeuni/internal/redact"
 	"github.com/beeuni/beeuni/release"
@@ -30,6 +31,9 @@ type statusJSON struct {
 	Desired   string           `json:"desired"`
 	Replay    bool             `json:"replay"`
 	Executors []executorStatus `json:"executors"`
+	// Rejected is the newest commit the controller refused, when the fleet
+	// does not run the branch head because of it.
+	Rejected *controller.Rejection `json:"rejected,omitempty"`
 }
 
 // executorStatus is one executor as `beeuni status` sees it.
@@ -66,7 +70,11 @@ func (a *app) status(ctx context.Context, args []string) int {
 	if err != nil {
 		return a.opFail(err)
 	}
-	out := statusJSON{Project: s.project, Executors: []executorStatus{}}
+	rejected, err := s.rejection(ctx, ptr)
+	if err != nil {
+		return a.opFail(err)
+	}
+	out := statusJSON{Project: s.project, Executors: []executorStatus{}, Rejected: rejected}
 	if ptr != nil {
 		out.Desired, out.Replay = ptr.Release, ptr.Replay
 	}
@@ -83,7 +91,7 @@ func (a *app) status(ctx context.Context, args []string) int {
 	if *asJSON {
 		return a.opJSON(out)
 	}
-	writeStatus(a.stdout, out, ptr, n.net.natsURL, now)
+	writeStatus(a.stdout, out, ptr, n.net.natsURL, now, a.selfCommand())
 	return exitOK
 }
 
@@ -99,12 +107,12 @@ func fleetEntry(id string, r executor.Report, desired string, now time.Time) exe
 	return e
 }
 
-// writeStatus prints the fleet table, the failed tools, and the desired
-// release.
-func writeStatus(w io.Writer, st statusJSON, ptr *release.Pointer, natsURL string, now time.Time) {
+// writeStatus prints the fleet table, the failed tools, a rejected commit
+// and the desired release; self is how to run beeuni (selfCommand).
+func writeStatus(w io.Writer, st statusJSON, ptr *release.Pointer, natsURL string, now time.Time, self string) {
 	if len(st.Executors) == 0 {
-		fmt.Fprintf(w, "No executor reports for project %s. Start one with `beeuni executor --project %s --nats %s` (or run `beeuni up`).\n\n",
-			st.Project, st.Project, natsURL)
+		fmt.Fprintf(w, "No executor reports for project %s. Start one with `%s executor --project %s --nats %s` (or run `%s up`).\n\n",
+			st.Project, self, st.Project, natsURL, self)
 	} else {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "EXECUTOR\tRELEASE\tSTATE\tCONVERGED\tTOOLS\tFAILED\tLAST SEEN")
@@ -134,7 +142,13 @@ func writeStatus(w io.Writer, st statusJSON, ptr *release.Pointer, natsURL strin
 		}
 		fmt.Fprintln(w)
 	}
+	if st.Rejected != nil {
+		writeRejection(w, st.Rejected, self)
+		fmt.Fprintln(w)
+	}
 	switch {
+	case ptr == nil && st.Rejected != nil:
+		fmt.Fprintf(w, "Desired release: none yet (the first commit was rejected, see above).\n")
 	case ptr == nil:
 		fmt.Fprintf(w, "Desired release: none yet (the controller publishes one after its first build).\n")
 	case ptr.Replay:

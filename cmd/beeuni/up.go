@@ -4,10 +4,14 @@ import (
 	"context"
 	"crypto/ed25519"
 	"fmt"
+	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/beeuni/beeuni/controller"
@@ -25,7 +29,7 @@ const upPoll = time.Second
 // up is `beeuni up`: everything on one machine, on embedded defaults:
 // NATS with JetStream, a controller, one executor, one HTTP address.
 func (a *app) up(ctx context.Context, args []string) int {
-	usage := "up [--repo DIR] [--demo] [--listen ADDR] [--data DIR] [--nats-port N] [--token T] [--hook-secret S] [--harness H] [--opencode-dir DIR] [--max-memory BYTES] [--call-memory BYTES] [--cache-max BYTES] [--fs-read PATHS] [--fs-write PATHS]"
+	usage := "up [--repo DIR] [--demo] [--listen ADDR] [--data DIR] [--nats-port N] [--token T] [--hook-secret S] [--harness H] [--opencode-dir DIR] [--max-memory BYTES] [--call-memory BYTES] [--cache-max BYTES] [--fs-read PATHS] [--fs-write PATHS] [--nats-log]"
 	fl := a.newFlags("up", usage)
 	repo := fl.String("repo", "", "the project's Git repository (default: the current folder if it is one with a beeuni.yaml, else the demo)")
 	demo := fl.Bool("demo", false, "serve the demo project: a Git repository made from examples/demo in the data folder")
@@ -36,6 +40,7 @@ func (a *app) up(ctx context.Context, args []string) int {
 	project := fl.String("project", a.getenv("BEEUNI_PROJECT"), "project name (default: the repository folder's name)")
 	poll := fl.Duration("poll", upPoll, "how often the controller looks at the branch")
 	secret := fl.String("hook-secret", a.getenv("BEEUNI_HOOK_SECRET"), "require X-Beeuni-Signature on POST /hooks/merge (env BEEUNI_HOOK_SECRET)")
+	natsLog := fl.Bool("nats-log", false, "show the embedded NATS server's log (also with BEEUNI_LOG_LEVEL=debug); by default only its warnings and errors")
 	var ef executorFlags
 	a.addExecutorFlags(fl, &ef)
 	pos, code, ok := parseOrUsage(fl, args)
@@ -74,12 +79,20 @@ func (a *app) up(ctx context.Context, args []string) int {
 	}
 
 	nats, err := events.StartEmbedded(events.EmbeddedOptions{Host: "127.0.0.1", Port: *natsPort,
-		StoreDir: filepath.Join(dataDir, "nats"), ServerName: "beeuni-up", Logger: log})
+		StoreDir: filepath.Join(dataDir, "nats"), ServerName: "beeuni-up", Logger: a.natsLogger(log, *natsLog)})
 	if err != nil {
 		a.errorf(nil, "start the embedded NATS server: %v (is another `beeuni up` running? pass --nats-port)", err)
 		return exitFailure
 	}
 	defer nats.Shutdown()
+	// Operator commands run beside this one find the project and NATS here.
+	if err := writeUpState(dataDir, upState{Project: name, NATS: nats.ClientURL(), Repo: repoDir, Listen: *listen}); err != nil {
+		a.errorf(nil, "%v", err)
+		return exitFailure
+	}
+	defer os.Remove(filepath.Join(dataDir, upStateFile))
+	self := a.selfCommand()
+	notices := &upNotices{w: a.stdout, self: self}
 	bus, err := events.Connect(ctx, nats.ClientURL(), events.Options{Name: "beeuni-up", Logger: log})
 	if err != nil {
 		a.errorf(nil, "%v", err)
@@ -104,7 +117,7 @@ func (a *app) up(ctx context.Context, args []string) int {
 	reg := newRegistry()
 	ctl, err := controller.New(controller.Config{Project: name, Repo: repoDir, Branch: *branch, Poll: *poll,
 		DataDir: filepath.Join(dataDir, "controller"), HookSecret: *secret, Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h,
-		CheckModules: modcheck.New(modcheck.Options{Logger: log}).Check})
+		CheckModules: modcheck.New(modcheck.Options{Logger: log}).Check, OnRejected: notices.rejected})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure
@@ -119,11 +132,19 @@ func (a *app) up(ctx context.Context, args []string) int {
 	}
 	pol.ReadOnly = []string{filepath.Join(repoDir, ".git")}
 	pol.HideValues = append(pol.HideValues, *secret)
+	// Bound before the tool set is restored, so the address the banner
+	// prints answers as soon as it is printed.
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		a.errorf(nil, "listen on %s: %v (choose another address with --listen)", *listen, err)
+		return exitFailure
+	}
 	ex, err := executor.NewExecutor(executor.Config{ID: "local", Project: name, DataDir: filepath.Join(dataDir, "executor"),
 		Workspace: repoDir, Harness: h, OpencodeDir: ef.opencodeFolder(repoDir), TrustKey: key.Public().(ed25519.PublicKey), Bus: bus, DefaultTimeout: ef.timeout, Logger: log,
 		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory), CacheMax: uint64(ef.cacheMax),
-		Server: ef.server.apply(executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg})})
+		Server: ef.server.apply(executor.Options{Addr: *listen, Listener: ln, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg})})
 	if err != nil {
+		ln.Close()
 		a.errorf(nil, "%v", err)
 		return exitFailure
 	}
@@ -136,18 +157,24 @@ func (a *app) up(ctx context.Context, args []string) int {
 	srv.Handle("GET /controller/status", http.StripPrefix("/controller", ctl.Handler()))
 
 	banner := func(ctx context.Context) error {
-		if !waitFor(ctx, time.Minute, func() bool { return srv.Status().Release != "" }) {
+		// A tool set is loaded, or the first commit was rejected: there
+		// is nothing to load until a commit passes.
+		ready := func() bool {
+			r := ctl.Status().Rejected
+			return srv.Status().Release != "" || r != nil && r.StaysOn == ""
+		}
+		info := bannerInfo{project: name, repo: repoDir, branch: *branch, demo: isDemo, listen: *listen,
+			nats: nats.ClientURL(), data: dataDir, token: ef.token != "", self: self, upArgs: args}
+		if !waitFor(ctx, time.Minute, ready) {
 			if ctx.Err() == nil {
-				log.Warn("no tool set loaded after a minute: see the log above and `beeuni status`")
+				log.Warn("no tool set loaded after a minute: see the log above and `" + info.statusCommand() + "`")
 			}
 			return nil
 		}
-		info := bannerInfo{project: name, repo: repoDir, branch: *branch, demo: isDemo, listen: *listen,
-			nats: nats.ClientURL(), data: dataDir, token: ef.token != ""}
 		if dir := ef.opencodeFolder(repoDir); dir != "" && h == loader.HarnessDefault {
 			info.opencodePlugin = filepath.Join(dir, filepath.FromSlash(executor.OpencodePluginFile))
 		}
-		a.printBanner(srv, info)
+		notices.banner(func(w io.Writer) { printBanner(w, srv, ctl.Status().Rejected, info) })
 		return nil
 	}
 	return a.runAll(ctx, log, ctl.Run, ex.Run, banner)
@@ -182,11 +209,22 @@ type bannerInfo struct {
 	project, repo, branch, listen, nats, data string
 	opencodePlugin                            string // "" when none is written
 	demo, token                               bool
+	self                                      string   // how to run beeuni (selfCommand)
+	upArgs                                    []string // the arguments up was given
+}
+
+// statusCommand is `beeuni status` as the user can run it from anywhere.
+func (in bannerInfo) statusCommand() string {
+	cmd := in.self + " status --project " + in.project
+	if in.nats != defaultNATSURL {
+		cmd += " --nats " + in.nats
+	}
+	return cmd
 }
 
 // printBanner tells a newcomer what runs, how to call a tool and how to see
-// a change converge.
-func (a *app) printBanner(srv *executor.Server, in bannerInfo) {
+// a change converge; rejected is the controller's newest rejection, if any.
+func printBanner(w io.Writer, srv *executor.Server, rejected *controller.Rejection, in bannerInfo) {
 	st := srv.Status()
 	base := "http://" + in.listen
 	auth := ""
@@ -194,9 +232,13 @@ func (a *app) printBanner(srv *executor.Server, in bannerInfo) {
 		auth = ` -H "Authorization: Bearer $` + executor.EnvToken + `"`
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nbeeuni is up: project %s, release %s, %d tools loaded", in.project, st.Release, len(st.Tools))
+	if st.Release == "" {
+		fmt.Fprintf(&b, "\nbeeuni is up: project %s, no release yet", in.project)
+	} else {
+		fmt.Fprintf(&b, "\nbeeuni is up: project %s, release %s, %d tools loaded", in.project, st.Release, len(st.Tools))
+	}
 	if len(st.Failed) > 0 {
-		fmt.Fprintf(&b, ", %d failed (see `beeuni status`)", len(st.Failed))
+		fmt.Fprintf(&b, ", %d failed (see `%s`)", len(st.Failed), in.statusCommand())
 	}
 	fmt.Fprintf(&b, "\n\n  Tool API     %s/beeuni/tools\n  Merge hook   POST %s/hooks/merge\n  NATS         %s (data in %s)\n  Repository   %s (branch %s)\n\n",
 		base, base, in.nats, filepath.Join(in.data, "nats"), in.repo, in.branch)
@@ -210,13 +252,9 @@ func (a *app) printBanner(srv *executor.Server, in bannerInfo) {
 	if !in.demo {
 		file = "<a tool module>"
 	}
-	fmt.Fprintf(&b, "Change a tool and watch it converge:\n  cd %s\n  edit %s, then: git commit -am \"Change a tool\"\n", in.repo, file)
+	fmt.Fprintf(&b, "Change a tool and watch it converge:\n  edit %s in %s, then: (cd %s && git commit -am \"Change a tool\")\n", file, in.repo, shellQuote(in.repo))
 	fmt.Fprintf(&b, "  curl -s -X POST %s/hooks/merge   # the merge hook; without it the branch is polled every second\n", base)
-	nflag := ""
-	if in.nats != defaultNATSURL {
-		nflag = " --nats " + in.nats
-	}
-	fmt.Fprintf(&b, "  beeuni status --project %s%s   # every executor, its release, converged or not\n\n", in.project, nflag)
+	fmt.Fprintf(&b, "  %s   # every executor, its release, converged or not\n\n", in.statusCommand())
 	if in.opencodePlugin != "" {
 		tokenVar := ""
 		if in.token {
@@ -224,8 +262,21 @@ func (a *app) printBanner(srv *executor.Server, in bannerInfo) {
 		}
 		fmt.Fprintf(&b, "Use the tools in opencode (plugin %s):\n  cd %s && BEEUNI_EXECUTOR_URL=%s%s opencode\n\n", in.opencodePlugin, in.repo, base, tokenVar)
 	}
-	fmt.Fprintf(&b, "Ctrl-C stops everything; `beeuni up` again reuses %s.\n", in.data)
-	fmt.Fprint(a.stdout, b.String())
+	if rejected != nil {
+		writeRejection(&b, rejected, in.self)
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "Ctrl-C stops everything; `%s` again reuses %s.\n", upCommand(in.self, in.upArgs), in.data)
+	fmt.Fprint(w, b.String())
+}
+
+// upCommand is the command that started this `up`, to run it again.
+func upCommand(self string, args []string) string {
+	cmd := self + " up"
+	for _, a := range args {
+		cmd += " " + shellQuote(a)
+	}
+	return cmd
 }
 
 func contains(list []string, s string) bool {
@@ -235,4 +286,64 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// upNotices writes what `up` tells the user on standard output: the banner
+// once, then each commit the controller rejects. A rejection before the
+// banner is in the banner, so it is not printed twice.
+type upNotices struct {
+	w    io.Writer
+	self string
+
+	mu      sync.Mutex // orders the banner and the notices; guards printed
+	printed bool
+}
+
+// banner prints the banner with print, once.
+func (n *upNotices) banner(print func(io.Writer)) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	print(n.w)
+	n.printed = true
+}
+
+// rejected is the controller's OnRejected.
+func (n *upNotices) rejected(r controller.Rejection) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !n.printed {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("\n")
+	writeRejection(&b, &r, n.self)
+	fmt.Fprint(n.w, b.String())
+}
+
+// natsLogger is the embedded NATS server's logger: quiet (its warnings and
+// errors only) unless --nats-log or BEEUNI_LOG_LEVEL=debug asks for its
+// startup banner and the rest.
+func (a *app) natsLogger(log *slog.Logger, verbose bool) *slog.Logger {
+	if verbose || log.Enabled(context.Background(), slog.LevelDebug) {
+		return log
+	}
+	return slog.New(minLevel{log.Handler(), slog.LevelWarn})
+}
+
+// minLevel drops records below its level.
+type minLevel struct {
+	slog.Handler
+	level slog.Level
+}
+
+func (m minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= m.level && m.Handler.Enabled(ctx, l)
+}
+
+func (m minLevel) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return minLevel{m.Handler.WithAttrs(attrs), m.level}
+}
+
+func (m minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{m.Handler.WithGroup(name), m.level}
 }
