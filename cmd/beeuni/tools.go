@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -39,7 +38,8 @@ func (a *app) tools(ctx context.Context, args []string) int {
 
 func (a *app) toolsUsage() {
 	fmt.Fprint(a.stderr, "Usage: beeuni tools SUBCOMMAND [flags]\n\nSubcommands:\n"+
-		"  ls [--json] [--harness H] [--dir DIR]   the tools a session gets, and the Beeuni tools removed\n"+
+		"  ls [--json] [--harness H] [--dir DIR] [--worktree]\n"+
+		"                                          the tools a session gets (from what Git would ship), and the Beeuni tools removed\n"+
 		"  eject NAME [--force] [--dir DIR]        give the project its own copy of a Beeuni tool\n"+
 		"  call NAME [--args JSON|-] [--agent A] [--session S] [--dir DIR]\n"+
 		"                                          call one tool locally, as the executor would\n"+
@@ -66,11 +66,12 @@ type lsJSONTool struct {
 // toolsLs is `beeuni tools ls`: the reference's table, or --json. On a
 // project with errors it still prints what it can, the findings go to
 // stderr, and it exits 1.
-func (a *app) toolsLs(_ context.Context, args []string) int {
-	fl := a.newFlags("tools ls", "tools ls [--json] [--harness H] [--dir DIR]")
+func (a *app) toolsLs(ctx context.Context, args []string) int {
+	fl := a.newFlags("tools ls", "tools ls [--json] [--harness H] [--dir DIR] [--worktree]")
 	asJSON := fl.Bool("json", false, "print JSON: { manifest, tools_key, tools: [{ name, kind, source }], removed }")
 	var pc projectCmd
 	addProjectFlags(fl, &pc)
+	worktree := addWorktreeFlag(fl)
 	_, h, root, code, ok := a.parseProject(fl, &pc, args, takesNoArgs("tools ls"))
 	if !ok {
 		return code
@@ -78,7 +79,17 @@ func (a *app) toolsLs(_ context.Context, args []string) int {
 	if !a.manifestExistsTo(root) {
 		return exitFailure
 	}
-	p := loader.Read(os.DirFS(root), h)
+	v, ok := a.openView(ctx, root, *worktree)
+	if !ok {
+		return exitFailure
+	}
+	a.printNotes(v)
+	p := v.read(h)
+	findings := p.Findings
+	if extra := v.shipping(h); len(extra) > 0 {
+		findings = append(append([]loader.Finding(nil), findings...), extra...)
+		sortFindings(findings)
+	}
 	if *asJSON {
 		out := lsJSON{Manifest: p.Manifest, ToolsKey: p.ToolsKey, Tools: []lsJSONTool{}, Removed: append([]string{}, p.Removed...)}
 		for _, t := range p.Tools {
@@ -93,10 +104,12 @@ func (a *app) toolsLs(_ context.Context, args []string) int {
 	} else {
 		fmt.Fprint(a.stdout, toolsTable(p))
 	}
-	for _, f := range p.Findings {
+	errs := false
+	for _, f := range findings {
 		fmt.Fprintln(a.stderr, f.String())
+		errs = errs || f.Severity == loader.SeverityError
 	}
-	if p.HasErrors() {
+	if errs {
 		return exitFailure
 	}
 	return exitOK
