@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -96,16 +97,17 @@ func (v *shipView) load(ctx context.Context, check func(ctx context.Context, dir
 // findings a build of the tracked tree gives (symlinks leaving it), and
 // every manifest file, declared module and file a module pulls in that
 // exists in the working tree but is not tracked. Nil for the working tree.
-func (v *shipView) shipping(h loader.Harness) []loader.Finding {
+func (v *shipView) shipping(h loader.Harness) []shipFinding {
 	if v.wt == nil {
 		return nil
 	}
-	var out []loader.Finding
+	var out []shipFinding
 	seen := map[string]bool{}
+	about := ""
 	add := func(f loader.Finding) {
 		if k := f.String(); !seen[k] {
 			seen[k] = true
-			out = append(out, f)
+			out = append(out, shipFinding{f, about})
 		}
 	}
 	for _, f := range v.wt.Snapshot.Findings {
@@ -115,7 +117,9 @@ func (v *shipView) shipping(h loader.Harness) []loader.Finding {
 	wp := loader.Read(os.DirFS(v.root), h)
 	for _, f := range wp.Files() {
 		if msg, bad := v.untracked(f); bad {
+			about = f
 			add(loader.Finding{File: wp.Manifest, Severity: loader.SeverityError, Message: msg})
+			about = ""
 		}
 	}
 	b := bundle.New(nil)
@@ -128,7 +132,9 @@ func (v *shipView) shipping(h loader.Harness) []loader.Finding {
 			if file == "" {
 				file = t.Source
 			}
+			about = t.Source
 			add(loader.Finding{File: file, Line: line, Severity: loader.SeverityError, Message: msg})
+			about = ""
 		}
 		inputs, err := b.Inputs(v.root, t.Source)
 		if err != nil {
@@ -149,6 +155,42 @@ func (v *shipView) shipping(h loader.Harness) []loader.Finding {
 			}
 		}
 	}
+	return out
+}
+
+// shipFinding is a finding about what Git would not ship; about, when set,
+// is the manifest file or declared module it is about, which the tracked
+// tree lacks.
+type shipFinding struct {
+	loader.Finding
+	about string
+}
+
+// merge adds the shipping findings to the tracked tree's, in file and line
+// order. A tracked-tree error that a file "does not exist" while it exists
+// on disk and Git does not ship it is replaced, at its own line, by the
+// shipping finding's message: that is what to change.
+func merge(tracked []loader.Finding, shipping []shipFinding) []loader.Finding {
+	if len(shipping) == 0 {
+		return tracked
+	}
+	out := append([]loader.Finding(nil), tracked...)
+	for _, s := range shipping {
+		i := -1
+		if s.about != "" {
+			i = slices.IndexFunc(out, func(f loader.Finding) bool {
+				return f.Severity == loader.SeverityError && (strings.HasSuffix(f.Message, "`: "+s.about+" does not exist: create the module or fix the path") ||
+					strings.HasPrefix(f.Message, "imports `"+s.about+"`, which does not exist:") ||
+					(f.File == s.about && strings.HasPrefix(f.Message, "not found at the repository root")))
+			})
+		}
+		if i < 0 {
+			out = append(out, s.Finding)
+			continue
+		}
+		out[i].Message = s.Message
+	}
+	sortFindings(out)
 	return out
 }
 

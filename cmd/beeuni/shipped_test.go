@@ -107,12 +107,30 @@ func TestValidateChecksWhatGitShips(t *testing.T) {
 					map[string]string{"tools/x.ts": okTool})
 			},
 			runs: []cliRun{
-				{args: []string{"validate"}, code: 1, stdout: "beeuni.yaml:3: error: tools/x.ts is not tracked by Git: run git add tools/x.ts\n"},
+				// In place of the fleet's "does not exist", what to change.
+				{args: []string{"validate"}, code: 1, stdout: "beeuni.yaml:3: error: tools/x.ts is not tracked by Git: run git add tools/x.ts\n1 error\n"},
 				{args: []string{"validate", "--worktree"}, code: 0, stdout: "beeuni.yaml is valid: 2 tools\n"},
 				{args: []string{"tools", "ls"}, code: 1, stderr: "tools/x.ts is not tracked by Git: run git add tools/x.ts"},
 				{args: []string{"tools", "ls", "--worktree"}, code: 0, stdout: "x     project  tools/x.ts\n"},
 				// tools call runs the working tree, and says first what Git would not ship.
 				{args: []string{"tools", "call", "x"}, code: 0, stdout: "ok\n", stderr: "beeuni.yaml:3: warning: tools/x.ts is not tracked by Git: run git add tools/x.ts"},
+			},
+			clean: true,
+		},
+		{
+			name: "manifest files Git does not track",
+			dir: func(tb testing.TB) string {
+				return gitProject(tb, nil, map[string]string{
+					"beeuni.yaml": "imports: [more.yaml]\ntools:\n  show: beeuni:show\n",
+					"more.yaml":   "tools:\n  x: tools/x.ts\n",
+					"tools/x.ts":  okTool,
+				})
+			},
+			runs: []cliRun{
+				{args: []string{"validate"}, code: 1, stdout: "beeuni.yaml: error: beeuni.yaml is not tracked by Git: run git add beeuni.yaml\n" +
+					"beeuni.yaml: error: more.yaml is not tracked by Git: run git add more.yaml\n" +
+					"more.yaml:2: error: tools/x.ts is not tracked by Git: run git add tools/x.ts\n3 errors\n"},
+				{args: []string{"validate", "--worktree"}, code: 0, stdout: "beeuni.yaml is valid: 2 tools\n"},
 			},
 			clean: true,
 		},

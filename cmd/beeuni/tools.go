@@ -85,11 +85,7 @@ func (a *app) toolsLs(ctx context.Context, args []string) int {
 	}
 	a.printNotes(v)
 	p := v.read(h)
-	findings := p.Findings
-	if extra := v.shipping(h); len(extra) > 0 {
-		findings = append(append([]loader.Finding(nil), findings...), extra...)
-		sortFindings(findings)
-	}
+	findings := merge(p.Findings, v.shipping(h))
 	if *asJSON {
 		out := lsJSON{Manifest: p.Manifest, ToolsKey: p.ToolsKey, Tools: []lsJSONTool{}, Removed: append([]string{}, p.Removed...)}
 		for _, t := range p.Tools {

@@ -52,11 +52,7 @@ func (a *app) validateWith(ctx context.Context, args []string, load loadCheck) i
 	}
 	a.printNotes(v)
 	p := v.read(h)
-	findings := p.Findings
-	if extra := v.shipping(h); len(extra) > 0 {
-		findings = append(append([]loader.Finding(nil), findings...), extra...)
-		sortFindings(findings)
-	}
+	findings := merge(p.Findings, v.shipping(h))
 	if doLoad != nil && *doLoad && !p.HasErrors() {
 		loaded, err := v.load(ctx, func(ctx context.Context, dir string) []loader.Finding { return load(ctx, dir, p) })
 		if err != nil {
