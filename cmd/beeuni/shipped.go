@@ -103,23 +103,20 @@ func (v *shipView) shipping(h loader.Harness) []shipFinding {
 	}
 	var out []shipFinding
 	seen := map[string]bool{}
-	about := ""
-	add := func(f loader.Finding) {
+	add := func(f loader.Finding, about string) {
 		if k := f.String(); !seen[k] {
 			seen[k] = true
 			out = append(out, shipFinding{f, about})
 		}
 	}
 	for _, f := range v.wt.Snapshot.Findings {
-		add(loader.Finding{File: f.File, Line: f.Line, Severity: loader.Severity(f.Severity), Message: f.Message})
+		add(loader.Finding{File: f.File, Line: f.Line, Severity: loader.Severity(f.Severity), Message: f.Message}, "")
 	}
 	// The working tree as it is says which files the project means to use.
 	wp := loader.Read(os.DirFS(v.root), h)
 	for _, f := range wp.Files() {
 		if msg, bad := v.untracked(f); bad {
-			about = f
-			add(loader.Finding{File: wp.Manifest, Severity: loader.SeverityError, Message: msg})
-			about = ""
+			add(loader.Finding{File: wp.Manifest, Severity: loader.SeverityError, Message: msg}, f)
 		}
 	}
 	b := bundle.New(nil)
@@ -132,9 +129,7 @@ func (v *shipView) shipping(h loader.Harness) []shipFinding {
 			if file == "" {
 				file = t.Source
 			}
-			about = t.Source
-			add(loader.Finding{File: file, Line: line, Severity: loader.SeverityError, Message: msg})
-			about = ""
+			add(loader.Finding{File: file, Line: line, Severity: loader.SeverityError, Message: msg}, t.Source)
 		}
 		inputs, err := b.Inputs(v.root, t.Source)
 		if err != nil {
@@ -146,12 +141,12 @@ func (v *shipView) shipping(h loader.Harness) []shipFinding {
 			}
 			if pkg, dir, ok := v.untrackedPackage(in); ok {
 				if !v.trackedPackage(t.Source, pkg) {
-					add(loader.Finding{File: t.Source, Severity: loader.SeverityError, Message: v.packageMessage(pkg, dir)})
+					add(loader.Finding{File: t.Source, Severity: loader.SeverityError, Message: v.packageMessage(pkg, dir)}, "")
 				}
 				continue
 			}
 			if msg, bad := v.untracked(in); bad {
-				add(loader.Finding{File: t.Source, Severity: loader.SeverityError, Message: msg + " (" + t.Source + " imports it)"})
+				add(loader.Finding{File: t.Source, Severity: loader.SeverityError, Message: msg + " (" + t.Source + " imports it)"}, "")
 			}
 		}
 	}

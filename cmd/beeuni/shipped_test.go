@@ -118,6 +118,18 @@ func TestValidateChecksWhatGitShips(t *testing.T) {
 			clean: true,
 		},
 		{
+			name: "a declared module Git ignores",
+			dir: func(tb testing.TB) string {
+				return gitProject(tb, map[string]string{"beeuni.yaml": "tools:\n  show: beeuni:show\n  s: tools/s.ts\n", ".gitignore": "tools/s.ts\n"},
+					map[string]string{"tools/s.ts": okTool})
+			},
+			runs: []cliRun{
+				{args: []string{"validate"}, code: 1, stdout: "beeuni.yaml:3: error: tools/s.ts is ignored by Git (.gitignore), so the fleet never gets it: run git add -f tools/s.ts, or stop ignoring it\n1 error\n"},
+				{args: []string{"validate", "--worktree"}, code: 0, stdout: "beeuni.yaml is valid: 2 tools\n"},
+			},
+			clean: true,
+		},
+		{
 			name: "manifest files Git does not track",
 			dir: func(tb testing.TB) string {
 				return gitProject(tb, nil, map[string]string{
@@ -165,6 +177,38 @@ func TestValidateChecksWhatGitShips(t *testing.T) {
 				{args: []string{"validate"}, code: 1, stdout: `tools/a.ts: error: the package "zod" is found only in node_modules/zod, which Git ignores, so the fleet answers Cannot find package 'zod': commit the package (git add -f node_modules/zod, or vendor it into a folder Git tracks), or stop importing it`},
 				{args: []string{"validate", "--load"}, code: 1, stdout: "tools/a.ts: error: tool a does not load: Cannot find package 'zod'\n"},
 				{args: []string{"validate", "--load", "--worktree"}, code: 0, stdout: "beeuni.yaml is valid: 2 tools\n"},
+			},
+			clean: true,
+		},
+		{
+			name: "a package in a node_modules Git does not track, then committed",
+			dir: func(tb testing.TB) string {
+				return gitProject(tb, map[string]string{
+					"beeuni.yaml": "tools:\n  show: beeuni:show\n  a: tools/a.ts\n",
+					"tools/a.ts":  "import { z } from 'zod'\nexport default { description: 'Zod.', parameters: { type: 'object' }, execute: () => typeof z }\n",
+				}, map[string]string{
+					"node_modules/zod/package.json": `{"name": "zod", "main": "index.js"}`,
+					"node_modules/zod/index.js":     "exports.z = {}\n",
+				})
+			},
+			runs: []cliRun{
+				{args: []string{"validate"}, code: 1, stdout: `tools/a.ts: error: the package "zod" is found only in node_modules/zod, which Git does not track, so the fleet answers Cannot find package 'zod': run git add node_modules/zod, or stop importing it`},
+				{args: []string{"validate", "--worktree", "--load"}, code: 0, stdout: "beeuni.yaml is valid: 2 tools\n"},
+			},
+			clean: true,
+		},
+		{
+			name: "a vendored package: committed, it ships",
+			dir: func(tb testing.TB) string {
+				return gitProject(tb, map[string]string{
+					"beeuni.yaml":                   "tools:\n  show: beeuni:show\n  a: tools/a.ts\n",
+					"tools/a.ts":                    "import { z } from 'zod'\nexport default { description: 'Zod.', parameters: { type: 'object' }, execute: () => typeof z }\n",
+					"node_modules/zod/package.json": `{"name": "zod", "main": "index.js"}`,
+					"node_modules/zod/index.js":     "exports.z = {}\n",
+				}, nil)
+			},
+			runs: []cliRun{
+				{args: []string{"validate", "--load"}, code: 0, stdout: "beeuni.yaml is valid: 2 tools\n"},
 			},
 			clean: true,
 		},
