@@ -164,3 +164,7 @@ func (p *Project) Tool(name string) (Tool, bool) {
 
 // BuiltinNames lists the Beeuni tools in the reference's order, for messages.
 func builtinList() string { return strings.Join(builtin.Names(), ", ") }
+
+// Files are the manifest files Read read: beeuni.yaml first, then its
+// imports depth-first. `beeuni validate` checks that Git ships each.
+func (p *Project) Files() []string { return append([]string(nil), p.files...) }

@@ -22,7 +22,27 @@ const maxLinkHops = 40
 // them as symlinks (fs.ModeSymlink), ReadLink returns the target. File
 // modification times are the zero time.
 func (r *Repo) FS(ctx context.Context, entries []Entry) fs.FS {
-	t := &treeFS{ctx: ctx, repo: r, files: make(map[string]Entry, len(entries)), dirs: map[string][]string{".": nil}}
+	return newTreeFS(entries, func(e Entry) ([]byte, error) {
+		rc, err := r.OpenBlob(ctx, e.Blob)
+		if err != nil {
+			return nil, err
+		}
+		defer rc.Close()
+		b, err := io.ReadAll(rc)
+		if err != nil {
+			return nil, err
+		}
+		if err := VerifyContent(e, b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	})
+}
+
+// newTreeFS is the fs.FS over entries whose content read returns, checked
+// against the entry (a commit's blobs, or a work tree's tracked files).
+func newTreeFS(entries []Entry, read func(Entry) ([]byte, error)) *treeFS {
+	t := &treeFS{read: read, files: make(map[string]Entry, len(entries)), dirs: map[string][]string{".": nil}}
 	for _, e := range entries {
 		t.files[e.Path] = e
 		child := e.Path
@@ -44,8 +64,7 @@ func (r *Repo) FS(ctx context.Context, entries []Entry) fs.FS {
 }
 
 type treeFS struct {
-	ctx   context.Context
-	repo  *Repo
+	read  func(Entry) ([]byte, error)
 	files map[string]Entry    // path -> entry
 	dirs  map[string][]string // folder ("." for the root) -> sorted child names
 }
@@ -103,19 +122,8 @@ restart:
 }
 
 func (t *treeFS) content(e Entry) (string, error) {
-	rc, err := t.repo.OpenBlob(t.ctx, e.Blob)
-	if err != nil {
-		return "", err
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	if err != nil {
-		return "", err
-	}
-	if err := VerifyContent(e, b); err != nil {
-		return "", err
-	}
-	return string(b), nil
+	b, err := t.read(e)
+	return string(b), err
 }
 
 func (t *treeFS) info(p string) fs.FileInfo {

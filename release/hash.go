@@ -156,12 +156,21 @@ func (b *builder) hashed(h plumbing.Hash, content []byte, mu *sync.Mutex) {
 		e := &b.entries[i]
 		e.Size, e.Digest = int64(len(content)), digest
 		if e.Mode == ModeSymlink {
-			if err := CheckLinkTarget(e.Path, string(content)); err != nil {
+			if f, bad := linkFinding(e.Path, content); bad {
 				mu.Lock()
-				b.findings = append(b.findings, Finding{File: e.Path, Severity: SeverityError, Message: err.Error()})
+				b.findings = append(b.findings, f)
 				mu.Unlock()
 				e.Mode = "" // dropped in finish
 			}
 		}
 	}
+}
+
+// linkFinding is the error of a symlink whose target leaves the tree; a
+// build and a work tree's check (OpenWorktree) both judge links by it.
+func linkFinding(linkPath string, target []byte) (Finding, bool) {
+	if err := CheckLinkTarget(linkPath, string(target)); err != nil {
+		return Finding{File: linkPath, Severity: SeverityError, Message: err.Error()}, true
+	}
+	return Finding{}, false
 }

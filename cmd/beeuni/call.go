@@ -17,6 +17,7 @@ import (
 	"github.com/beeuni/beeuni/loader/bundle"
 	"github.com/beeuni/beeuni/loader/jshost"
 	"github.com/beeuni/beeuni/loader/jshost/policy"
+	"github.com/beeuni/beeuni/release"
 )
 
 // toolsCall is `beeuni tools call NAME [--args JSON|-] [--agent A]
@@ -53,6 +54,15 @@ func (a *app) toolsCall(ctx context.Context, args []string) int {
 	}
 	if !a.manifestExists(root) {
 		return exitFailure
+	}
+	// The working tree as it is, so a tool can be tried before it is
+	// committed; what Git would not ship is said first, as warnings.
+	if w, err := release.OpenWorktree(ctx, root); err == nil {
+		v := &shipView{root: root, wt: w}
+		for _, f := range v.shipping(h) {
+			f.Severity = loader.SeverityWarning
+			fmt.Fprintln(a.stderr, f.String())
+		}
 	}
 	p := loader.Read(os.DirFS(root), h)
 	if p.HasErrors() {

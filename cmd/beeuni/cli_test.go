@@ -106,7 +106,9 @@ func TestCommands(t *testing.T) {
 	for name, src := range projects {
 		for _, run := range runs {
 			t.Run(name+"/"+run.slug, func(t *testing.T) {
-				dir := copyProject(t, src)
+				// Committed, as a project is: the check of what Git ships
+				// gives the working tree's verdict, with no note.
+				dir := commitTree(t, copyProject(t, src))
 				args := append(append([]string{}, run.args...), "--dir", dir)
 				checkGolden(t, name+"/"+run.slug+".golden", transcript(dir, args, runIn(t, args...)))
 			})
@@ -217,7 +219,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"validate", "--harness", "opencode", "--dir", ref}, 2, `beeuni: --harness: unknown harness "opencode": use "default" or "experimental"`},
 		{[]string{"validate", "--dir", "testdata/nope"}, 2, "beeuni: open project folder:"},
 		{[]string{"executor", "--dir", ref + "/beeuni.yaml/checkout"}, 1, "beeuni: --dir: create the checkout folder:"},
-		{[]string{"validate", "--help"}, 0, "Usage: beeuni validate [--dir DIR] [--load] [--harness H]"},
+		{[]string{"validate", "--help"}, 0, "Usage: beeuni validate [--dir DIR] [--load] [--worktree] [--harness H]"},
 		{[]string{"tools"}, 2, "Usage: beeuni tools SUBCOMMAND"},
 		{[]string{"tools", "--help"}, 0, "Usage: beeuni tools SUBCOMMAND"},
 		{[]string{"tools", "frob"}, 2, `beeuni: tools: unknown subcommand "frob"`},

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -39,8 +38,8 @@ func (a *app) tools(ctx context.Context, args []string) int {
 
 func (a *app) toolsUsage() {
 	fmt.Fprint(a.stderr, "Usage: beeuni tools SUBCOMMAND [flags]\n\nSubcommands:\n"+
-		"  ls [--json] [--harness H] [--agent A [--parent-agent P]] [--dir DIR]\n"+
-		"                                          the tools a session gets, and the Beeuni tools removed;\n"+
+		"  ls [--json] [--harness H] [--agent A [--parent-agent P]] [--dir DIR] [--worktree]\n"+
+		"                                          the tools a session gets (from what Git would ship), and the Beeuni tools removed;\n"+
 		"                                          with --agent, the tools that agent's model sees, harness tools included\n"+
 		"  eject NAME [--force] [--dir DIR]        give the project its own copy of a Beeuni tool\n"+
 		"  call NAME [--args JSON|-] [--agent A] [--parent-agent P] [--session S] [--harness H] [--dir DIR]\n"+
@@ -74,13 +73,14 @@ type lsJSONTool struct {
 // tools included, the subagent rule applied with --parent-agent). On a
 // project with errors it still prints what it can, the findings go to
 // stderr, and it exits 1.
-func (a *app) toolsLs(_ context.Context, args []string) int {
-	fl := a.newFlags("tools ls", "tools ls [--json] [--harness H] [--agent A [--parent-agent P]] [--dir DIR]")
+func (a *app) toolsLs(ctx context.Context, args []string) int {
+	fl := a.newFlags("tools ls", "tools ls [--json] [--harness H] [--agent A [--parent-agent P]] [--dir DIR] [--worktree]")
 	asJSON := fl.Bool("json", false, "print JSON: { manifest, tools_key, tools: [{ name, kind, source }], removed }")
 	agent := fl.String("agent", "", "list the tools this agent's model sees on the harness, harness tools included")
 	parent := fl.String("parent-agent", "", "with --agent: the agent runs as a subagent that this agent started with `task`")
 	var pc projectCmd
 	addProjectFlags(fl, &pc)
+	worktree := addWorktreeFlag(fl)
 	_, h, root, code, ok := a.parseProject(fl, &pc, args, takesNoArgs("tools ls"))
 	if !ok {
 		return code
@@ -93,7 +93,13 @@ func (a *app) toolsLs(_ context.Context, args []string) int {
 	if !a.manifestExistsTo(root) {
 		return exitFailure
 	}
-	p := loader.Read(os.DirFS(root), h)
+	v, ok := a.openView(ctx, root, *worktree)
+	if !ok {
+		return exitFailure
+	}
+	a.printNotes(v)
+	p := v.read(h)
+	findings := merge(p.Findings, v.shipping(h))
 	tools := p.Tools
 	if *agent != "" {
 		tools = p.SeenBy(*agent, *parent)
@@ -115,15 +121,17 @@ func (a *app) toolsLs(_ context.Context, args []string) int {
 	} else {
 		fmt.Fprint(a.stdout, toolsTable(tools, p.Removed))
 	}
-	for _, f := range p.Findings {
+	errs := false
+	for _, f := range findings {
 		fmt.Fprintln(a.stderr, f.String())
+		errs = errs || f.Severity == loader.SeverityError
 	}
 	for _, n := range []string{*agent, *parent} {
 		if n != "" && !p.Declared(n) {
 			fmt.Fprintf(a.stderr, "note: agent %s is not declared under agents: in %s, so it sees every tool\n", n, loader.ManifestName)
 		}
 	}
-	if p.HasErrors() {
+	if errs {
 		return exitFailure
 	}
 	return exitOK

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/beeuni/beeuni/loader"
 )
@@ -27,9 +26,9 @@ func (a *app) validate(ctx context.Context, args []string) int {
 }
 
 func (a *app) validateWith(ctx context.Context, args []string, load loadCheck) int {
-	usage := "validate [--dir DIR] [--harness H]"
+	usage := "validate [--dir DIR] [--worktree] [--harness H]"
 	if load != nil {
-		usage = "validate [--dir DIR] [--load] [--harness H]"
+		usage = "validate [--dir DIR] [--load] [--worktree] [--harness H]"
 	}
 	fl := a.newFlags("validate", usage)
 	var pc projectCmd
@@ -38,6 +37,7 @@ func (a *app) validateWith(ctx context.Context, args []string, load loadCheck) i
 	if load != nil {
 		doLoad = fl.Bool("load", false, "also bundle and load every module, reporting each that would not load, and warn about schemas a provider would reject")
 	}
+	worktree := addWorktreeFlag(fl)
 	_, h, root, code, ok := a.parseProject(fl, &pc, args, takesNoArgs("validate"))
 	if !ok {
 		return code
@@ -46,16 +46,21 @@ func (a *app) validateWith(ctx context.Context, args []string, load loadCheck) i
 		fmt.Fprintln(a.stdout, "1 error")
 		return exitFailure
 	}
-	p := loader.Read(os.DirFS(root), h)
-	findings := p.Findings
+	v, ok := a.openView(ctx, root, *worktree)
+	if !ok {
+		return exitFailure
+	}
+	a.printNotes(v)
+	p := v.read(h)
+	findings := merge(p.Findings, v.shipping(h))
 	if doLoad != nil && *doLoad && !p.HasErrors() {
-		findings = append(append([]loader.Finding(nil), findings...), load(ctx, root, p)...)
-		sort.SliceStable(findings, func(i, j int) bool {
-			if findings[i].File != findings[j].File {
-				return findings[i].File < findings[j].File
-			}
-			return findings[i].Line < findings[j].Line
-		})
+		loaded, err := v.load(ctx, func(ctx context.Context, dir string) []loader.Finding { return load(ctx, dir, p) })
+		if err != nil {
+			a.errorf(nil, "validate --load: %v", err)
+			return exitFailure
+		}
+		findings = append(append([]loader.Finding(nil), findings...), loaded...)
+		sortFindings(findings)
 	}
 	errs, warns := 0, 0
 	for _, f := range findings {
@@ -71,6 +76,12 @@ func (a *app) validateWith(ctx context.Context, args []string, load loadCheck) i
 		return exitFailure
 	}
 	return exitOK
+}
+
+// addWorktreeFlag adds --worktree: check the working tree as it is instead
+// of what Git would ship.
+func addWorktreeFlag(fl *flag.FlagSet) *bool {
+	return fl.Bool("worktree", false, "check the working tree as it is, untracked and ignored files included, instead of what Git would ship (the tracked files)")
 }
 
 // countLine is validate's last line.
