@@ -1,9 +1,9 @@
 // Package bench measures beeuni against what a user would otherwise pick:
-// tool calls against a Node.js http server and a plain Go handler, releases
-// against git plumbing, converging against a bare NATS fan-out, bundling
-// against plain esbuild, and the memory of an idle executor against an idle
-// Node.js process. Every figure is measured beside its baseline in the same
-// run, over several rounds.
+// tool calls against Bun.serve, a Node.js http server and a plain Go
+// handler, releases against git plumbing, converging against a bare NATS
+// fan-out, bundling against plain esbuild, and the memory of an idle
+// executor against idle Bun and Node.js processes. Every figure is measured
+// beside its baseline in the same run, over several rounds.
 //
 // The scenarios run the real components: an embedded NATS server, a
 // controller on a real Git repository, executors serving HTTP on loopback.
