@@ -18,6 +18,7 @@ async function tool(req) {
 const server = Bun.serve({
   hostname: '127.0.0.1',
   port: 0,
+  development: false, // as deployed: no development error pages
   idleTimeout: 120, // seconds: keep-alive clients stay connected between rounds
   routes: { '/beeuni/tools/:name': { POST: tool } },
   fetch() { return new Response('not found\n', { status: 404 }) },
