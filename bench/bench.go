@@ -1,9 +1,9 @@
 // Package bench measures beeuni against what a user would otherwise pick:
-// tool calls against a Node.js http server and a plain Go handler, releases
-// against git plumbing, converging against a bare NATS fan-out, bundling
-// against plain esbuild, and the memory of an idle executor against an idle
-// Node.js process. Every figure is measured beside its baseline in the same
-// run, over several rounds.
+// tool calls against Bun.serve, a Node.js http server and a plain Go
+// handler, releases against git plumbing, converging against a bare NATS
+// fan-out, bundling against plain esbuild, and the memory of an idle
+// executor against idle Bun and Node.js processes. Every figure is measured
+// beside its baseline in the same run, over several rounds.
 //
 // The scenarios run the real components: an embedded NATS server, a
 // controller on a real Git repository, executors serving HTTP on loopback.
@@ -77,6 +77,8 @@ type Config struct {
 	Binary string
 	// NoNode skips the Node.js baselines even when node is on PATH.
 	NoNode bool
+	// NoBun skips the Bun baselines (no npm install of Bun either).
+	NoBun bool
 	// Progress receives one line per step; nil discards.
 	Progress io.Writer
 	// Command is recorded in the report (the command line that ran it).
@@ -85,11 +87,13 @@ type Config struct {
 
 // run is what every scenario gets.
 type run struct {
-	cfg   Config
-	sizes Sizes
-	tmp   string // removed at the end of Run
-	node  string // path of node, "" when absent or skipped
-	git   string // path of git, "" when absent
+	cfg    Config
+	sizes  Sizes
+	tmp    string // removed at the end of Run
+	node   string // path of node, "" when absent or skipped
+	bun    string // path of bun, "" when absent or skipped, then bunWhy says why
+	bunWhy string
+	git    string // path of git, "" when absent
 }
 
 func (r *run) progress(format string, args ...any) {
@@ -131,6 +135,18 @@ func Run(ctx context.Context, names []string, cfg Config) (*Report, error) {
 	defer os.RemoveAll(tmp)
 
 	rep := &Report{Machine: probeMachine(ctx), Command: cfg.Command, Rounds: cfg.Rounds, Quick: cfg.Quick, Started: time.Now().UTC()}
+	if slices.Contains(names, ScenarioCall) || slices.Contains(names, ScenarioMemory) {
+		if cfg.NoBun {
+			r.bunWhy = "skipped by --no-bun"
+		} else {
+			r.progress("installing %s from the npm cache", bunPackage)
+			r.bun, r.bunWhy = findBun(ctx, tmp)
+			rep.Machine.Bun = toolVersion(ctx, r.bun, "--version")
+		}
+		if r.bunWhy != "" {
+			r.progress("no Bun baseline: %s", r.bunWhy)
+		}
+	}
 	scenarios := map[string]func(context.Context) (*Scenario, error){
 		ScenarioCall: r.call, ScenarioConverge: r.converge, ScenarioRelease: r.release,
 		ScenarioReload: r.reload, ScenarioBundle: r.bundle, ScenarioMemory: r.memory,

@@ -69,6 +69,7 @@ func TestRunEveryScenario(t *testing.T) {
 				case b.Stat == nil && b.Skipped == "":
 					t.Errorf("%s %s %s: baseline %s neither measured nor skipped", sc.Name, r.Case, r.Metric, b.Name)
 				case b.Stat == nil && !(rep.Machine.Node == "" && strings.Contains(b.Name, "node")) &&
+					!(rep.Machine.Bun == "" && strings.Contains(b.Name, "bun")) &&
 					!(rep.Machine.Git == "" && strings.Contains(b.Name, "git")):
 					t.Errorf("%s %s %s: baseline %s skipped (%s) although its tool is installed", sc.Name, r.Case, r.Metric, b.Name, b.Skipped)
 				case b.Stat != nil && r.Metric != "failed calls" && (b.Stat.Median <= 0 || b.Ratio <= 0):

@@ -60,7 +60,7 @@ type callServer struct {
 }
 
 func (r *run) call(ctx context.Context) (*Scenario, error) {
-	sc := &Scenario{Name: ScenarioCall, Baselines: []string{"node http", "go net/http (floor)"},
+	sc := &Scenario{Name: ScenarioCall, Baselines: []string{"node http", "bun.serve", "go net/http (floor)"},
 		Title: fmt.Sprintf("HTTP tool calls on loopback, %s of load per figure per round", r.sizes.CallDuration)}
 	dir, err := r.scratch("call")
 	if err != nil {
@@ -92,14 +92,14 @@ func (r *run) call(ctx context.Context) (*Scenario, error) {
 	}
 	sc.note("answers: trivial %d bytes, 10 KB JSON %d bytes (same bytes from the Go floor)", len(answers["ping"]), len(answers["catalog"]))
 
+	mods := map[string]string{}
+	for _, t := range callTools {
+		mods[t.name] = filepath.Join(dir, "tools", t.name+".ts")
+	}
 	var node *callServer
 	if r.node == "" {
 		sc.note("node not found on PATH: the Node.js baseline is skipped")
 	} else {
-		mods := map[string]string{}
-		for _, t := range callTools {
-			mods[t.name] = filepath.Join(dir, "tools", t.name+".ts")
-		}
 		bundled, err := bundleForNode(dir, mods)
 		if err != nil {
 			return nil, err
@@ -110,16 +110,29 @@ func (r *run) call(ctx context.Context) (*Scenario, error) {
 		}
 		defer ns.stop()
 		node = &callServer{name: "node", url: ns.url, client: newClient()}
-		// A fair baseline does the same work: it answers beeuni's bytes.
-		for _, t := range callTools {
-			_, body, err := post(ctx, node.client, ns.url+"/beeuni/tools/"+t.name, []byte(t.body), nil)
-			if err != nil || !bytes.Equal(body, answers[t.name]) {
-				return nil, fmt.Errorf("call %s on node: %v: answered %.300q, beeuni %.300q", t.name, err, body, answers[t.name])
-			}
+		if err := sameAnswers(ctx, node, answers); err != nil {
+			return nil, err
 		}
 		sc.note("node answers beeuni's bytes for each tool; it builds context.env and context.signal on first read, as beeuni does (bench/js/call.cjs)")
 	}
 	servers = append(servers, node)
+
+	var bun *callServer
+	if r.bun == "" {
+		sc.note("no Bun baseline: %s", r.bunWhy)
+	} else {
+		bs, err := startBun(ctx, r.bun, dir, "bench-call", mods)
+		if err != nil {
+			return nil, err
+		}
+		defer bs.stop()
+		bun = &callServer{name: "bun", url: bs.url, client: newClient()}
+		if err := sameAnswers(ctx, bun, answers); err != nil {
+			return nil, err
+		}
+		sc.note("bun: Bun.serve running the TypeScript modules as they are (no bundle), calling them through the same bench/js/call.cjs as node; it answers beeuni's bytes")
+	}
+	servers = append(servers, bun)
 
 	floor, err := serveFloor(ctx, &wg, answers)
 	if err != nil {
@@ -140,7 +153,7 @@ func (r *run) call(ctx context.Context) (*Scenario, error) {
 	for _, t := range callTools {
 		figures[t.name] = map[int][]*fig{}
 		for _, c := range r.sizes.CallClients {
-			figures[t.name][c] = []*fig{{}, {}, {}}
+			figures[t.name][c] = []*fig{{}, {}, {}, {}}
 		}
 	}
 	warm := min(r.sizes.CallDuration/3, 300*time.Millisecond)
@@ -182,33 +195,59 @@ func (r *run) call(ctx context.Context) (*Scenario, error) {
 				name += "s"
 			}
 			rows := []*Row{
-				sc.row(name, "calls/s", "higher", f[0].rate, f[1].rate, f[2].rate),
-				sc.row(name, "p50 ms", "lower", f[0].p50, f[1].p50, f[2].p50),
-				sc.row(name, "p99 ms", "lower", f[0].p99, f[1].p99, f[2].p99),
+				sc.row(name, "calls/s", "higher", f[0].rate, f[1].rate, f[2].rate, f[3].rate),
+				sc.row(name, "p50 ms", "lower", f[0].p50, f[1].p50, f[2].p50, f[3].p50),
+				sc.row(name, "p99 ms", "lower", f[0].p99, f[1].p99, f[2].p99, f[3].p99),
 			}
-			if node == nil {
-				for _, row := range rows {
+			for _, row := range rows {
+				if node == nil {
 					row.skip(0, "node not found on PATH")
+				}
+				if bun == nil {
+					row.skip(1, r.bunWhy)
 				}
 			}
 			if c != top {
 				continue
 			}
 			rate := rows[0]
-			what := fmt.Sprintf("%s, %d clients: calls/s >= 1.2x Node's", t.label, c)
-			if nb := rate.Baselines[0]; nb.Stat != nil {
-				sc.target(what, nb.Ratio >= 1.2, "%.2fx (%s vs %s calls/s)", nb.Ratio, fmtNum(rate.Beeuni.Median), fmtNum(nb.Stat.Median))
-			} else {
-				sc.targetSkipped(what, "node not found on PATH")
+			callTarget(sc, rate, 0, fmt.Sprintf("%s, %d clients: calls/s >= 1.2x Node's", t.label, c), 1.2, "node not found on PATH")
+			if bound := bunTargets[t.name]; bound > 0 {
+				callTarget(sc, rate, 1, fmt.Sprintf("%s, %d clients: calls/s >= %.1fx Bun's", t.label, c, bound), bound, r.bunWhy)
 			}
-			gb := rate.Baselines[1]
-			sc.target(fmt.Sprintf("%s, %d clients: calls/s >= 0.9x the plain Go handler", t.label, c), gb.Ratio >= 0.9,
-				"%.2fx (%s vs %s calls/s)", gb.Ratio, fmtNum(rate.Beeuni.Median), fmtNum(gb.Stat.Median))
+			callTarget(sc, rate, 2, fmt.Sprintf("%s, %d clients: calls/s >= 0.9x the plain Go handler", t.label, c), 0.9, "")
 		}
 	}
-	sc.note("beeuni: executor.Server with a tool set from LoadToolSet (default pool size), in this process; Go floor: net/http in this process; node: a child process")
-	sc.note("the load generator runs in this process for all three and shares the cores with the server under test")
+	sc.note("beeuni: executor.Server with a tool set from LoadToolSet (default pool size), in this process; Go floor: net/http in this process; node, bun: child processes")
+	sc.note("the load generator runs in this process for every server and shares the cores with the server under test")
 	return sc, nil
+}
+
+// bunTargets are issue 12's bounds on calls/s with 16 clients against Bun,
+// by tool: the trivial tool at least as fast, the 10 KB JSON tool 0.8x.
+var bunTargets = map[string]float64{"ping": 1.0, "catalog": 0.8}
+
+// callTarget records whether rate's baseline i meets beeuni/baseline >= bound,
+// or that it was skipped for why.
+func callTarget(sc *Scenario, rate *Row, i int, what string, bound float64, why string) {
+	b := rate.Baselines[i]
+	if b.Stat == nil {
+		sc.targetSkipped(what, why)
+		return
+	}
+	sc.target(what, b.Ratio >= bound, "%.2fx (%s vs %s calls/s)", b.Ratio, fmtNum(rate.Beeuni.Median), fmtNum(b.Stat.Median))
+}
+
+// sameAnswers checks that a baseline answers beeuni's bytes for every tool:
+// a fair baseline does the same work.
+func sameAnswers(ctx context.Context, s *callServer, answers map[string][]byte) error {
+	for _, t := range callTools {
+		_, body, err := post(ctx, s.client, s.url+"/beeuni/tools/"+t.name, []byte(t.body), nil)
+		if err != nil || !bytes.Equal(body, answers[t.name]) {
+			return fmt.Errorf("call %s on %s: %v: answered %.300q, beeuni %.300q", t.name, s.name, err, body, answers[t.name])
+		}
+	}
+	return nil
 }
 
 // serveToolSet serves the project in dir on a loopback port with the real

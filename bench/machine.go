@@ -25,6 +25,7 @@ type Machine struct {
 	Memory     string `json:"memory,omitempty"`
 	LoadAvg    string `json:"load_avg,omitempty"` // 1, 5, 15 min at start: the machine may be shared
 	Node       string `json:"node,omitempty"`     // version of the Node.js baseline, "" when absent
+	Bun        string `json:"bun,omitempty"`      // version of the Bun baseline, "" when absent or skipped
 	Git        string `json:"git,omitempty"`      // version of the Git baseline, "" when absent
 }
 
@@ -93,6 +94,9 @@ func statusKB(b []byte, key string) int64 {
 }
 
 func toolVersion(ctx context.Context, name string, args ...string) string {
+	if name == "" {
+		return ""
+	}
 	if _, err := exec.LookPath(name); err != nil {
 		return ""
 	}

@@ -38,7 +38,7 @@ export default {
 
 func (r *run) memory(ctx context.Context) (*Scenario, error) {
 	n := r.sizes.MemoryTools
-	sc := &Scenario{Name: ScenarioMemory, Baselines: []string{"idle node http, same modules"},
+	sc := &Scenario{Name: ScenarioMemory, Baselines: []string{"idle node http, same modules", "idle bun.serve, same modules"},
 		Title: fmt.Sprintf("RSS of an idle executor process with %d loaded tools, after one call each and %s idle", n, r.sizes.MemoryIdle)}
 	bin := r.cfg.Binary
 	if bin == "" {
@@ -61,62 +61,60 @@ func (r *run) memory(ctx context.Context) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The JavaScript baselines serve the same modules: Node their esbuild
+	// bundles, Bun the TypeScript files as they are.
+	src := filepath.Join(dir, "js-src")
+	mods := map[string]string{}
 	var bundled map[string]string
-	if r.node != "" {
-		src := filepath.Join(dir, "node-src")
+	if r.node != "" || r.bun != "" {
 		if err := writeTree(src, files); err != nil {
 			return nil, err
 		}
-		mods := map[string]string{}
 		for i := range n {
 			name := fmt.Sprintf("t%02d", i)
 			mods[name] = filepath.Join(src, "tools", name+".ts")
 		}
+	}
+	if r.node != "" {
 		if bundled, err = bundleForNode(src, mods); err != nil {
 			return nil, err
 		}
 	}
-	var rss, hwm, nrss, nhwm []float64
+	// per server (beeuni, node, bun): RSS and VmHWM per round
+	var rss, hwm [3][]float64
 	for round := range r.cfg.Rounds {
 		r.progress("memory: round %d/%d", round+1, r.cfg.Rounds)
-		ex, err := startExecutorProcess(ctx, bin, f, pub, filepath.Join(dir, fmt.Sprintf("exec%d", round)))
-		if err != nil {
-			return nil, err
-		}
-		var ns *nodeServer
-		if bundled != nil {
-			if ns, err = startNode(ctx, r.node, filepath.Join(dir, "node-src"), "node", bundled); err != nil {
-				ex.stop()
-				return nil, err
-			}
-		}
-		err = r.memoryRound(ctx, f, ex, ns, n)
+		procs, stop, err := r.memoryProcesses(ctx, bin, f, pub, filepath.Join(dir, fmt.Sprintf("exec%d", round)), src, bundled, mods)
 		if err == nil {
+			err = r.memoryRound(ctx, f, procs, n)
+		}
+		for i, p := range procs {
+			if err != nil {
+				break
+			}
+			if p.pid == 0 {
+				continue
+			}
 			var a, b float64
-			if a, b, err = procMem(ex.cmd.Process.Pid); err == nil {
-				rss, hwm = append(rss, a), append(hwm, b)
-			}
-			if ns != nil && err == nil {
-				if a, b, err = procMem(ns.pid()); err == nil {
-					nrss, nhwm = append(nrss, a), append(nhwm, b)
-				}
+			if a, b, err = procMem(p.pid); err == nil {
+				rss[i], hwm[i] = append(rss[i], a), append(hwm[i], b)
 			}
 		}
-		ex.stop()
-		if ns != nil {
-			ns.stop()
-		}
+		stop()
 		if err != nil {
 			return nil, err
 		}
 	}
 	rows := []*Row{
-		sc.row(fmt.Sprintf("%d tools, idle", n), "RSS MB", "lower", rss, nrss),
-		sc.row(fmt.Sprintf("%d tools, peak", n), "VmHWM MB", "lower", hwm, nhwm),
+		sc.row(fmt.Sprintf("%d tools, idle", n), "RSS MB", "lower", rss[0], rss[1], rss[2]),
+		sc.row(fmt.Sprintf("%d tools, peak", n), "VmHWM MB", "lower", hwm[0], hwm[1], hwm[2]),
 	}
-	if r.node == "" {
-		for _, row := range rows {
+	for _, row := range rows {
+		if r.node == "" {
 			row.skip(0, "node not found on PATH")
+		}
+		if r.bun == "" {
+			row.skip(1, r.bunWhy)
 		}
 	}
 	const what = "idle executor with 20 tools under 60 MB"
@@ -127,18 +125,62 @@ func (r *run) memory(ctx context.Context) (*Scenario, error) {
 	}
 	sc.note("beeuni: `%s executor` as a child process against the fleet's NATS (the controller publishes the %d-tool project), VmRSS from /proc", filepath.Base(bin), n)
 	sc.note("node: the call scenario's Node.js http server with the same %d modules bundled by esbuild, each called once, same idle time", n)
+	sc.note("bun: the call scenario's Bun.serve server with the same %d TypeScript modules (no bundle), each called once, same idle time", n)
 	return sc, nil
 }
 
-// memoryRound waits until the executor serves the release with every tool,
-// calls each tool once on both servers, then lets them idle.
-func (r *run) memoryRound(ctx context.Context, f *fleet, ex *executorProcess, ns *nodeServer, n int) error {
+// memProc is one server of a memory round: its URL and process id (0 for
+// a baseline not run).
+type memProc struct {
+	url string
+	pid int
+	log *limitedWriter // the executor's output, nil for the baselines
+}
+
+// memoryProcesses starts the executor process and the JavaScript baselines
+// present; stop ends them all.
+func (r *run) memoryProcesses(ctx context.Context, bin string, f *fleet, pub, data, src string, bundled, mods map[string]string) ([3]memProc, func(), error) {
+	var procs [3]memProc
+	var stops []func()
+	stop := func() {
+		for _, s := range stops {
+			s()
+		}
+	}
+	ex, err := startExecutorProcess(ctx, bin, f, pub, data)
+	if err != nil {
+		return procs, stop, err
+	}
+	stops = append(stops, ex.stop)
+	procs[0] = memProc{url: ex.url, pid: ex.cmd.Process.Pid, log: ex.log}
+	if r.node != "" {
+		ns, err := startNode(ctx, r.node, src, "node", bundled)
+		if err != nil {
+			return procs, stop, err
+		}
+		stops = append(stops, ns.stop)
+		procs[1] = memProc{url: ns.url, pid: ns.pid()}
+	}
+	if r.bun != "" {
+		bs, err := startBun(ctx, r.bun, src, "bun", mods)
+		if err != nil {
+			return procs, stop, err
+		}
+		stops = append(stops, bs.stop)
+		procs[2] = memProc{url: bs.url, pid: bs.pid()}
+	}
+	return procs, stop, nil
+}
+
+// memoryRound waits until the executor (procs[0]) serves the release with
+// every tool, calls each tool once on every server, then lets them idle.
+func (r *run) memoryRound(ctx context.Context, f *fleet, procs [3]memProc, n int) error {
 	want := f.ctl.Status().Desired
 	var st executor.Status
 	client := newClient()
 	defer client.CloseIdleConnections()
 	ok := waitUntil(ctx, 2*time.Minute, 10*time.Millisecond, func() bool {
-		resp, err := client.Get(ex.url + "/beeuni/status")
+		resp, err := client.Get(procs[0].url + "/beeuni/status")
 		if err != nil {
 			return false
 		}
@@ -148,16 +190,16 @@ func (r *run) memoryRound(ctx context.Context, f *fleet, ex *executorProcess, ns
 	})
 	if !ok {
 		return fmt.Errorf("the executor process does not serve release %s with %d tools after two minutes (status %+v; log: %s)",
-			want, n, st, ex.log.String())
+			want, n, st, procs[0].log.String())
 	}
 	for i := range n {
-		for _, base := range []string{ex.url, nodeURL(ns)} {
-			if base == "" {
+		for _, p := range procs {
+			if p.url == "" {
 				continue
 			}
-			status, body, err := post(ctx, client, fmt.Sprintf("%s/beeuni/tools/t%02d", base, i), []byte(`{"q":"x"}`), nil)
+			status, body, err := post(ctx, client, fmt.Sprintf("%s/beeuni/tools/t%02d", p.url, i), []byte(`{"q":"x"}`), nil)
 			if err != nil || !okCall(status, body) {
-				return fmt.Errorf("call t%02d on %s: status %d, %v: %s", i, base, status, err, body)
+				return fmt.Errorf("call t%02d on %s: status %d, %v: %s", i, p.url, status, err, body)
 			}
 		}
 	}
@@ -168,13 +210,6 @@ func (r *run) memoryRound(ctx context.Context, f *fleet, ex *executorProcess, ns
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-func nodeURL(ns *nodeServer) string {
-	if ns == nil {
-		return ""
-	}
-	return ns.url
 }
 
 // procMem returns VmRSS and VmHWM of pid in MB.

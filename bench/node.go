@@ -17,16 +17,16 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 )
 
-// nodeJS is the Node.js baseline server: js/node_server.cjs (HTTP) and
-// js/call.cjs (the module calling, shared with other runtimes' baselines).
-// It is what a user would write without beeuni, doing per call what
-// beeuni's host does and no more, and it answers beeuni's bytes.
+// jsFiles are the JavaScript baseline servers: js/node_server.cjs (Node's
+// http) and js/bun_server.cjs (Bun.serve), both calling through js/call.cjs.
+// They are what a user would write without beeuni, doing per call what
+// beeuni's host does and no more, and they answer beeuni's bytes.
 //
-//go:embed js/call.cjs js/node_server.cjs
-var nodeJS embed.FS
+//go:embed js/call.cjs js/node_server.cjs js/bun_server.cjs
+var jsFiles embed.FS
 
-// nodeServer is a running Node.js baseline server.
-type nodeServer struct {
+// jsServer is a running Node.js or Bun baseline server.
+type jsServer struct {
 	cmd  *exec.Cmd
 	url  string
 	done chan error
@@ -48,60 +48,72 @@ func bundleForNode(dir string, modules map[string]string) (map[string]string, er
 	return out, nil
 }
 
-// startNode starts the baseline server on a free loopback port with the
-// bundled tools (name -> .cjs path), dir as context.directory, answering
-// as release.
-func startNode(ctx context.Context, node, dir, release string, tools map[string]string) (*nodeServer, error) {
-	scripts := filepath.Join(dir, "node-server") // apart from the bundles: a tool may be named call
+// startNode starts the Node.js baseline server on a free loopback port with
+// the bundled tools (name -> .cjs path), dir as context.directory,
+// answering as release.
+func startNode(ctx context.Context, node, dir, release string, tools map[string]string) (*jsServer, error) {
+	return startJS(ctx, "node", node, "node_server.cjs", dir, release, tools)
+}
+
+// startBun starts the Bun baseline server likewise, with the tools' own
+// TypeScript files (name -> .ts path): Bun runs them without a bundle.
+func startBun(ctx context.Context, bun, dir, release string, tools map[string]string) (*jsServer, error) {
+	return startJS(ctx, "bun", bun, "bun_server.cjs", dir, release, tools)
+}
+
+// startJS starts bin (node or bun) on server, one of the embedded scripts,
+// which prints its port on its first line.
+func startJS(ctx context.Context, name, bin, server, dir, release string, tools map[string]string) (*jsServer, error) {
+	scripts := filepath.Join(dir, name+"-server") // apart from the tools: a tool may be named call
 	if err := os.MkdirAll(scripts, 0o755); err != nil {
-		return nil, fmt.Errorf("write the node server: %w", err)
+		return nil, fmt.Errorf("write the %s server: %w", name, err)
 	}
-	for _, name := range []string{"call.cjs", "node_server.cjs"} {
-		b, err := nodeJS.ReadFile("js/" + name)
+	for _, f := range []string{"call.cjs", server} {
+		b, err := jsFiles.ReadFile("js/" + f)
 		if err == nil {
-			err = os.WriteFile(filepath.Join(scripts, name), b, 0o644)
+			err = os.WriteFile(filepath.Join(scripts, f), b, 0o644)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("write the node server: %w", err)
+			return nil, fmt.Errorf("write the %s server: %w", name, err)
 		}
 	}
-	script := filepath.Join(scripts, "node_server.cjs")
+	script := filepath.Join(scripts, server)
 	cfg, err := json.Marshal(map[string]any{"tools": tools, "dir": dir, "release": release})
 	if err != nil {
-		return nil, fmt.Errorf("start node: %w", err)
+		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
-	cmd := exec.Command(node, script, string(cfg))
+	cmd := exec.Command(bin, script, string(cfg))
 	cmd.Dir = dir
 	stderr := &limitedWriter{}
 	cmd.Stderr = stderr
 	port := make(chan string, 1)
 	cmd.Stdout = &firstLine{ch: port}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start node: %w", err)
+		return nil, fmt.Errorf("start %s: %w", name, err)
 	}
-	s := &nodeServer{cmd: cmd, done: make(chan error, 1)}
+	s := &jsServer{cmd: cmd, done: make(chan error, 1)}
 	go func() { s.done <- cmd.Wait() }()
 	select {
 	case p := <-port:
 		if _, err := strconv.Atoi(p); err != nil {
 			s.stop()
-			return nil, fmt.Errorf("node server did not start: %q %s", p, stderr.String())
+			return nil, fmt.Errorf("%s server did not start: %q %s", name, p, stderr.String())
 		}
 		s.url = "http://127.0.0.1:" + p
 		return s, nil
 	case <-time.After(20 * time.Second):
 		s.stop()
-		return nil, fmt.Errorf("node server did not start within 20s: %s", stderr.String())
+		return nil, fmt.Errorf("%s server did not start within 20s: %s", name, stderr.String())
 	case <-ctx.Done():
 		s.stop()
 		return nil, ctx.Err()
 	}
 }
 
-func (s *nodeServer) pid() int { return s.cmd.Process.Pid }
+func (s *jsServer) pid() int { return s.cmd.Process.Pid }
 
 // stop kills the server and waits for it.
-func (s *nodeServer) stop() {
+func (s *jsServer) stop() {
 	_ = s.cmd.Process.Kill()
 	<-s.done
 }

@@ -43,6 +43,21 @@ func TestNodeBaselineAnswersLikeBeeuni(t *testing.T) {
 	if err != nil {
 		t.Skip("node not found on PATH: the Node.js baseline is not checked")
 	}
+	answersLikeBeeuni(t, "node", func(dir string, mods map[string]string) (*jsServer, error) {
+		bundled, err := bundleForNode(dir, mods)
+		if err != nil {
+			return nil, err
+		}
+		return startNode(t.Context(), node, dir, "bench-call", bundled)
+	})
+}
+
+// answersLikeBeeuni serves the call scenario's tools and the context tool
+// on beeuni's executor server and on the baseline start starts (given the
+// project folder and each tool's TypeScript file), and checks that both
+// answer the same statuses and bytes.
+func answersLikeBeeuni(t *testing.T, name string, start func(dir string, mods map[string]string) (*jsServer, error)) {
+	t.Helper()
 	dir := t.TempDir()
 	files := maps.Clone(callProject)
 	files["beeuni.yaml"] += "  ctx: tools/ctx.ts\n"
@@ -58,18 +73,14 @@ func TestNodeBaselineAnswersLikeBeeuni(t *testing.T) {
 		t.Fatal(err)
 	}
 	mods := map[string]string{}
-	for _, name := range []string{"ping", "catalog", "ctx"} {
-		mods[name] = filepath.Join(dir, "tools", name+".ts")
+	for _, tool := range []string{"ping", "catalog", "ctx"} {
+		mods[tool] = filepath.Join(dir, "tools", tool+".ts")
 	}
-	bundled, err := bundleForNode(dir, mods)
+	js, err := start(dir, mods)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ns, err := startNode(ctx, node, dir, "bench-call", bundled)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ns.stop)
+	t.Cleanup(js.stop)
 	client := newClient()
 	t.Cleanup(client.CloseIdleConnections)
 	for _, tc := range []struct{ tool, body string }{
@@ -77,7 +88,7 @@ func TestNodeBaselineAnswersLikeBeeuni(t *testing.T) {
 	} {
 		var got [2][]byte
 		var status [2]int
-		for i, base := range []string{bee, ns.url} {
+		for i, base := range []string{bee, js.url} {
 			status[i], got[i], err = post(ctx, client, base+"/beeuni/tools/"+tc.tool, []byte(tc.body), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -85,7 +96,7 @@ func TestNodeBaselineAnswersLikeBeeuni(t *testing.T) {
 		}
 		// A bad body's message is beeuni's own (it names the parse error).
 		if status[0] != status[1] || (status[0] != http.StatusBadRequest && !bytes.Equal(got[0], got[1])) {
-			t.Errorf("%s %s: beeuni %d %s\nnode %d %s", tc.tool, tc.body, status[0], got[0], status[1], got[1])
+			t.Errorf("%s %s: beeuni %d %s\n%s %d %s", tc.tool, tc.body, status[0], got[0], name, status[1], got[1])
 		}
 	}
 }

@@ -153,7 +153,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(&b, " (kernel %s)", m.Kernel)
 	}
 	fmt.Fprintf(&b, "\n         memory %s, load average at start %s", m.Memory, m.LoadAvg)
-	fmt.Fprintf(&b, "\nbaselines: node %s, git %s\n", orNone(m.Node), orNone(m.Git))
+	fmt.Fprintf(&b, "\nbaselines: node %s, bun %s, git %s\n", orNone(m.Node), orNone(m.Bun), orNone(m.Git))
 	fmt.Fprintf(&b, "rounds: %d per figure (median ±spread = largest distance of a round from the median)", r.Rounds)
 	if r.Quick {
 		b.WriteString(", --quick sizes")

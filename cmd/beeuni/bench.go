@@ -10,12 +10,13 @@ import (
 // benchCmd is `beeuni bench [SCENARIO...]`: the benchmarks of SPEC section 9,
 // each figure beside its baseline from the same run.
 func (a *app) benchCmd(ctx context.Context, args []string) int {
-	usage := "bench [SCENARIO...] [--json] [--rounds N] [--quick]   (scenarios: " + strings.Join(bench.Scenarios(), ", ") + ")"
+	usage := "bench [SCENARIO...] [--json] [--rounds N] [--quick] [--no-node] [--no-bun]   (scenarios: " + strings.Join(bench.Scenarios(), ", ") + ")"
 	fl := a.newFlags("bench", usage)
 	asJSON := fl.Bool("json", false, "print the figures as JSON instead of tables")
 	rounds := fl.Int("rounds", 0, "rounds per figure (default 5, 2 with --quick)")
 	quick := fl.Bool("quick", false, "smaller sizes: a run of about a minute")
 	noNode := fl.Bool("no-node", false, "skip the Node.js baselines even when node is on PATH")
+	noBun := fl.Bool("no-bun", false, "skip the Bun baselines (no npm install of Bun either)")
 	quiet := fl.Bool("quiet", false, "no progress lines on standard error")
 	pos, code, ok := parseOrUsage(fl, args)
 	if !ok {
@@ -31,7 +32,7 @@ func (a *app) benchCmd(ctx context.Context, args []string) int {
 			return exitUsage
 		}
 	}
-	cfg := bench.Config{Rounds: *rounds, Quick: *quick, NoNode: *noNode, Command: "beeuni bench " + strings.Join(args, " ")}
+	cfg := bench.Config{Rounds: *rounds, Quick: *quick, NoNode: *noNode, NoBun: *noBun, Command: "beeuni bench " + strings.Join(args, " ")}
 	if !*quiet {
 		cfg.Progress = a.stderr
 	}
