@@ -241,7 +241,6 @@ func (v *shipView) trackedPackage(src, pkg string) bool {
 }
 
 func (v *shipView) packageMessage(pkg, dir string) string {
-	//lint:ignore ST1005 the fleet's words, quoted
 	notFound := fmt.Sprintf("Cannot find package '%s'", pkg)
 	if v.wt.Ignored(dir, true) {
 		return fmt.Sprintf("the package %q is found only in %s, which Git ignores, so the fleet answers %s: commit the package (git add -f %s, or vendor it into a folder Git tracks), or stop importing it",
