@@ -49,7 +49,7 @@ func (a *app) commands() map[string]command {
 		"release":    {"release ls|show|diff|replay ...", "list, show, compare or replay the project's releases", (*app).releaseCmd},
 		"status":     {"status [--json]", "the fleet: each executor, its release, converged or not", (*app).status},
 		"secrets":    {"secrets set NAME=-", "store a secret for the fleet, read from standard input", (*app).secrets},
-		"bench":      {"bench [SCENARIO] [--json] [--rounds N] [--quick]", "benchmarks against Node.js, Git and NATS baselines", (*app).benchCmd},
+		"bench":      {"bench [SCENARIO] [--json] [--rounds N] [--quick]", "benchmarks against Bun, Node.js, Git, esbuild and NATS baselines", (*app).benchCmd},
 	}
 }
 
