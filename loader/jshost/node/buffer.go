@@ -24,6 +24,7 @@ var typeBytes = reflect.TypeFor[[]byte]()
 func guardedBuffer(r *rt.Runtime, mod *goja.Object) *goja.Object {
 	rt.Local(r, guardedKey{}, func() bool {
 		b := mod.Get("Buffer").ToObject(r.VM)
+		completeBuffer(r, b)
 		size := func(c goja.FunctionCall) float64 { return c.Argument(0).ToFloat() }
 		limits.Guard(r, b, "alloc", size)
 		limits.Guard(r, b, "concat", func(c goja.FunctionCall) float64 {

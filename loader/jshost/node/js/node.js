@@ -52,6 +52,122 @@
     return EventEmitter
   }
 
+  // parseArgs is Node 20's util.parseArgs (lib/internal/util/parse_args).
+  function parseArgs(config = {}) {
+    const nodeError = (Ctor, code, msg) => { const e = new Ctor(msg); e.code = code; return e }
+    if (config === null || typeof config !== 'object') throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "config" argument must be of type object.')
+    const args = config.args !== undefined ? config.args : ((g.process && g.process.argv) || []).slice(2)
+    const strict = config.strict !== undefined ? config.strict : true
+    const allowPositionals = config.allowPositionals !== undefined ? config.allowPositionals : !strict
+    const returnTokens = config.tokens !== undefined ? config.tokens : false
+    const options = config.options !== undefined ? config.options : {}
+    if (!Array.isArray(args)) throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "args" property must be an instance of Array.')
+    for (const k of ['strict', 'allowPositionals', 'tokens']) {
+      if (config[k] !== undefined && typeof config[k] !== 'boolean') throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "${k}" property must be of type boolean.`)
+    }
+    const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k)
+    const get = (name, key) => (own(options, name) && options[name] !== null && typeof options[name] === 'object' && own(options[name], key) ? options[name][key] : undefined)
+    for (const name of Object.keys(options)) {
+      const o = options[name]
+      if (o === null || typeof o !== 'object') throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "options.${name}" property must be of type object.`)
+      if (o.type !== 'string' && o.type !== 'boolean') throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The property 'options.${name}.type' must be one of: 'string', 'boolean'. Received ${JSON.stringify(o.type)}`)
+      if (own(o, 'short') && (typeof o.short !== 'string' || o.short.length !== 1)) throw nodeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The property 'options.${name}.short' must be a single character. Received ${JSON.stringify(o.short)}`)
+      if (own(o, 'multiple') && typeof o.multiple !== 'boolean') throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "options.${name}.multiple" property must be of type boolean.`)
+      if (own(o, 'default')) {
+        const d = o.default, want = o.type
+        const ok = o.multiple ? Array.isArray(d) && d.every((x) => typeof x === want) : typeof d === want
+        if (!ok) throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "options.${name}.default" property must be ${o.multiple ? 'an instance of Array' : 'of type ' + want}.`)
+      }
+    }
+    const longFor = (short) => Object.keys(options).find((k) => get(k, 'short') === short) || short
+    const isString = (name) => get(name, 'type') === 'string'
+
+    // argsToTokens
+    const tokens = []
+    const rest = args.slice()
+    let index = -1, groupCount = 0
+    while (rest.length > 0) {
+      const arg = rest.shift()
+      const next = rest[0]
+      if (groupCount > 0) groupCount--; else index++
+      if (arg === '--') {
+        tokens.push({ kind: 'option-terminator', index })
+        for (const p of rest) tokens.push({ kind: 'positional', index: ++index, value: p })
+        break
+      }
+      if (arg.length === 2 && arg[0] === '-' && arg[1] !== '-') {
+        const name = longFor(arg[1])
+        let value, inlineValue
+        if (isString(name) && next !== undefined && next !== null) { value = rest.shift(); inlineValue = false }
+        tokens.push({ kind: 'option', name, rawName: arg, index, value, inlineValue })
+        if (value !== undefined) ++index
+        continue
+      }
+      if (arg.length > 2 && arg[0] === '-' && arg[1] !== '-') {
+        if (!isString(longFor(arg[1]))) { // a group of short options
+          const expanded = []
+          for (let i = 1; i < arg.length; i++) {
+            const short = arg[i]
+            if (!isString(longFor(short)) || i === arg.length - 1) expanded.push('-' + short)
+            else { expanded.push('-' + arg.slice(i)); break }
+          }
+          rest.unshift(...expanded)
+          groupCount = expanded.length
+          continue
+        }
+        const name = longFor(arg[1])
+        tokens.push({ kind: 'option', name, rawName: '-' + arg[1], index, value: arg.slice(2), inlineValue: true })
+        continue
+      }
+      if (arg.length > 2 && arg.startsWith('--') && !arg.includes('=')) {
+        const name = arg.slice(2)
+        let value, inlineValue
+        if (isString(name) && next !== undefined && next !== null) { value = rest.shift(); inlineValue = false }
+        tokens.push({ kind: 'option', name, rawName: arg, index, value, inlineValue })
+        if (value !== undefined) ++index
+        continue
+      }
+      if (arg.length > 2 && arg.startsWith('--')) {
+        const eq = arg.indexOf('=')
+        const name = arg.slice(2, eq)
+        tokens.push({ kind: 'option', name, rawName: '--' + name, index, value: arg.slice(eq + 1), inlineValue: true })
+        continue
+      }
+      tokens.push({ kind: 'positional', index, value: arg })
+    }
+
+    const values = { __proto__: null }
+    const positionals = []
+    for (const t of tokens) {
+      if (t.kind === 'option') {
+        if (strict) {
+          if (!own(options, t.name)) {
+            const dd = allowPositionals ? `. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- ${JSON.stringify(t.rawName)}` : ''
+            throw nodeError(TypeError, 'ERR_PARSE_ARGS_UNKNOWN_OPTION', `Unknown option '${t.rawName}'${dd}`)
+          }
+          const short = get(t.name, 'short')
+          const both = `${short ? `-${short}, ` : ''}--${t.name}`
+          const type = get(t.name, 'type')
+          if (type === 'string' && typeof t.value !== 'string') throw nodeError(TypeError, 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE', `Option '${both} <value>' argument missing`)
+          if (type === 'boolean' && t.value != null) throw nodeError(TypeError, 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE', `Option '${both}' does not take an argument`)
+        }
+        if (t.name === '__proto__') continue
+        const v = t.value === undefined ? true : t.value
+        if (get(t.name, 'multiple')) { if (values[t.name] === undefined) values[t.name] = []; values[t.name].push(v) } else values[t.name] = v
+      } else if (t.kind === 'positional') {
+        if (!allowPositionals) throw nodeError(TypeError, 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL', `Unexpected argument '${t.value}'. This command does not take positional arguments`)
+        positionals.push(t.value)
+      }
+    }
+    for (const name of Object.keys(options)) {
+      const d = get(name, 'default')
+      if (d !== undefined && values[name] === undefined) values[name] = d
+    }
+    const result = { values, positionals }
+    if (returnTokens) result.tokens = tokens
+    return result
+  }
+
   function util() {
     const inspect = (v, opts) => n.inspect(v, !!(opts && opts.depth === null))
     const promisify = (fn) => {
@@ -78,7 +194,25 @@
     }
     const inherits = (ctor, superCtor) => { Object.setPrototypeOf(ctor.prototype, superCtor.prototype); Object.setPrototypeOf(ctor, superCtor); ctor.super_ = superCtor }
     const deprecate = (fn) => fn
+    const tag = (v) => Object.prototype.toString.call(v).slice(8, -1)
+    Object.assign(types, {
+      isAsyncFunction: (v) => typeof v === 'function' && (tag(v) === 'AsyncFunction' || tag(v) === 'AsyncGeneratorFunction'),
+      isGeneratorFunction: (v) => typeof v === 'function' && (tag(v) === 'GeneratorFunction' || tag(v) === 'AsyncGeneratorFunction'),
+      isGeneratorObject: (v) => tag(v) === 'Generator', isWeakMap: (v) => v instanceof WeakMap, isWeakSet: (v) => v instanceof WeakSet,
+      isDataView: (v) => v instanceof DataView, isAnyArrayBuffer: (v) => v instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer),
+      isArrayBufferView: (v) => ArrayBuffer.isView(v), isSetIterator: (v) => tag(v) === 'Set Iterator', isMapIterator: (v) => tag(v) === 'Map Iterator',
+    })
+    // The pattern of Node 20's stripVTControlCharacters.
+    const ansi = new RegExp('[\\u001B\\u009B][[\\]()#;?]*' +
+      '(?:(?:(?:(?:;[-a-zA-Z\\d\\/#&.:=?%@~_]+)*' +
+      '|[a-zA-Z\\d]+(?:;[-a-zA-Z\\d\\/#&.:=?%@~_]*)*)?\\u0007)' +
+      '|(?:(?:\\d{1,4}(?:;\\d{0,4})*)?[\\dA-PR-TZcf-ntqry=><~]))', 'g')
+    const stripVTControlCharacters = (str) => {
+      if (typeof str !== 'string') { const e = new TypeError('The "str" argument must be of type string. Received ' + typeof str); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
+      return str.replace(ansi, '')
+    }
     const m = { format: n.format, inspect, promisify, callbackify, isDeepStrictEqual, types, inherits, deprecate,
+      parseArgs, stripVTControlCharacters,
       TextEncoder: g.TextEncoder, TextDecoder: g.TextDecoder, isArray: Array.isArray }
     m.default = m
     return m
@@ -112,5 +246,150 @@
     return fs
   }
 
-  return { events, util, fsPromises, fsCallbacks }
+
+  // buffer completes goja_nodejs's Buffer (B) as Node has it: the
+  // encodings (nb, Go), the statics, and the methods that Uint8Array has
+  // with other meanings (slice copies, indexOf takes a number, fill
+  // takes no string).
+  function buffer(B, nb) {
+    const from0 = B.from, alloc0 = B.alloc, proto = B.prototype
+    const U8 = Object.getPrototypeOf(proto).constructor
+    const sub = (b, s, e) => U8.prototype.subarray.call(b, s, e)
+    const wrap = (ab) => from0(ab) // a Buffer over ab, no copy
+    const isU8 = (v) => v instanceof U8
+    const typeName = (v) => (v === null ? 'null' : typeof v === 'object' ? 'an instance of ' + ((v.constructor && v.constructor.name) || 'Object') : 'type ' + typeof v + ' (' + String(v) + ')')
+    const argType = (name, want, v) => {
+      const e = new TypeError(`The "${name}" argument must be ${want}. Received ${typeName(v)}`)
+      e.code = 'ERR_INVALID_ARG_TYPE'
+      return e
+    }
+    const outOfRange = (name, v) => {
+      const e = new RangeError(`The value of "${name}" is out of range. Received ${v}`)
+      e.code = 'ERR_OUT_OF_RANGE'
+      return e
+    }
+    // Buffer(n) and new Buffer(n) refuse in goja_nodejs; TypedArray
+    // methods that make a new array (map, filter, subarray) call the
+    // species with a length or with a buffer and range.
+    function BufferSpecies(a, off, len) { return typeof a === 'number' ? alloc0(a) : from0(a, off, len) }
+    BufferSpecies.prototype = proto
+    Object.defineProperty(B, Symbol.species, { get() { return BufferSpecies }, configurable: true })
+
+    B.from = function from(v, a, b) {
+      if (typeof v === 'string') return wrap(nb.decode(v, a))
+      return from0(v, a, b)
+    }
+    B.of = function of(...items) { return from0(items) }
+    B.alloc = function alloc(size, fill, enc) {
+      const b = alloc0(size)
+      if (fill !== undefined && fill !== 0 && b.length > 0) b.fill(fill, enc)
+      return b
+    }
+    B.allocUnsafe = function allocUnsafe(size) { return B.alloc(size) }
+    B.allocUnsafeSlow = function allocUnsafeSlow(size) { return B.alloc(size) }
+    B.isBuffer = function isBuffer(v) { return v instanceof B }
+    B.isEncoding = function isEncoding(e) { return typeof e === 'string' && e.length !== 0 && nb.encoding(e) !== '' }
+    B.byteLength = function byteLength(v, enc) {
+      if (typeof v === 'string') return nb.byteLength(v, nb.encoding(String(enc === undefined ? 'utf8' : enc)) || 'utf8')
+      if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer)) return v.byteLength
+      throw argType('string', 'of type string or an instance of Buffer or ArrayBuffer', v)
+    }
+    B.compare = function compare(a, b) {
+      if (!isU8(a)) throw argType('buf1', 'an instance of Buffer or Uint8Array', a)
+      if (!isU8(b)) throw argType('buf2', 'an instance of Buffer or Uint8Array', b)
+      return nb.compare(a, b)
+    }
+
+    proto.compare = function compare(target, ts, te, ss, se) {
+      if (!isU8(target)) throw argType('target', 'an instance of Buffer or Uint8Array', target)
+      ts = ts === undefined ? 0 : ts; te = te === undefined ? target.length : te
+      ss = ss === undefined ? 0 : ss; se = se === undefined ? this.length : se
+      if (ts < 0 || ts > target.length) throw outOfRange('targetStart', ts)
+      if (te < 0 || te > target.length) throw outOfRange('targetEnd', te)
+      if (ss < 0 || ss > this.length) throw outOfRange('sourceStart', ss)
+      if (se < 0 || se > this.length) throw outOfRange('sourceEnd', se)
+      if (ss >= se) return ts >= te ? 0 : -1
+      if (ts >= te) return 1
+      return nb.compare(sub(this, ss, se), sub(target, ts, te))
+    }
+    // Node's slice is subarray: it shares memory with the buffer.
+    proto.slice = function slice(s, e) { return sub(this, s, e) }
+    proto.toJSON = function toJSON() { return { type: 'Buffer', data: Array.from(this) } }
+    proto.toLocaleString = proto.toString
+
+    // search is Node's bidirectionalIndexOf.
+    const search = (buf, v, off, enc, forward) => {
+      if (typeof off === 'string') { enc = off; off = undefined }
+      else if (off > 0x7fffffff) off = 0x7fffffff
+      else if (off < -0x80000000) off = -0x80000000
+      off = +off
+      if (Number.isNaN(off)) off = forward ? 0 : buf.length
+      off = Math.trunc(off)
+      let needle
+      if (typeof v === 'number') needle = from0([(v >>> 0) & 255])
+      else if (typeof v === 'string') needle = wrap(nb.decode(v, enc))
+      else if (isU8(v)) needle = v
+      else throw argType('value', 'one of type number or string or an instance of Buffer or Uint8Array', v)
+      return nb.indexOf(buf, needle, off, forward)
+    }
+    proto.indexOf = function indexOf(v, off, enc) { return search(this, v, off, enc, true) }
+    proto.lastIndexOf = function lastIndexOf(v, off, enc) { return search(this, v, off, enc, false) }
+    proto.includes = function includes(v, off, enc) { return search(this, v, off, enc, true) !== -1 }
+
+    proto.fill = function fill(v, off, end, enc) {
+      if (typeof off === 'string') { enc = off; off = undefined; end = undefined } else if (typeof end === 'string') { enc = end; end = undefined }
+      off = off === undefined ? 0 : off; end = end === undefined ? this.length : end
+      if (off < 0 || off > this.length) throw outOfRange('offset', off)
+      if (end < 0 || end > this.length) throw outOfRange('end', end)
+      if (end <= off) return this
+      let bytes
+      if (typeof v === 'string') {
+        bytes = v.length === 0 ? from0([0]) : wrap(nb.decode(v, enc))
+        if (bytes.length === 0) { const e = new TypeError(`The argument 'value' is invalid. Received '${v}'`); e.code = 'ERR_INVALID_ARG_VALUE'; throw e }
+      } else if (isU8(v)) {
+        bytes = v
+      } else {
+        U8.prototype.fill.call(this, (typeof v === 'boolean' ? Number(v) : v) & 255, off, end)
+        return this
+      }
+      nb.fill(this, bytes, off, end)
+      return this
+    }
+
+    proto.write = function write(s, off, len, enc) {
+      if (typeof s !== 'string') throw argType('argument', 'of type string', s)
+      if (typeof off === 'string') { enc = off; off = 0; len = undefined } else if (typeof len === 'string') { enc = len; len = undefined }
+      off = off === undefined ? 0 : off >>> 0
+      if (off > this.length) throw outOfRange('offset', off)
+      const room = this.length - off
+      len = len === undefined ? room : Math.min(room, len >>> 0)
+      enc = nb.encoding(String(enc === undefined ? 'utf8' : enc))
+      if (enc === '') throw new TypeError('Unknown encoding: ' + arguments[3])
+      const bytes = wrap(nb.decode(s, enc))
+      let k = Math.min(bytes.length, len)
+      // Node writes no part of a character that does not fit.
+      if (k < bytes.length) {
+        if (enc === 'utf8') { while (k > 0 && (bytes[k] & 0xc0) === 0x80) k-- }
+        else if (enc === 'utf16le') k -= k % 2
+      }
+      this.set(sub(bytes, 0, k), off)
+      return k
+    }
+
+    proto.copy = function copy(target, ts, ss, se) {
+      if (!isU8(target)) throw argType('target', 'an instance of Buffer or Uint8Array', target)
+      ts = ts === undefined ? 0 : Math.trunc(ts) || 0
+      ss = ss === undefined ? 0 : Math.trunc(ss) || 0
+      se = se === undefined ? this.length : Math.min(Math.trunc(se) || 0, this.length)
+      if (ts < 0) throw outOfRange('targetStart', ts)
+      if (ss < 0 || ss > this.length) throw outOfRange('sourceStart', ss)
+      if (ts >= target.length || ss >= se) return 0
+      const k = Math.min(se - ss, target.length - ts)
+      target.set(sub(this, ss, ss + k), ts)
+      return k
+    }
+    return B
+  }
+
+  return { events, util, fsPromises, fsCallbacks, buffer }
 })
