@@ -4,50 +4,161 @@
   'use strict'
 
   function events() {
+    const errorMonitor = Symbol('events.errorMonitor')
+    class AbortError extends Error {
+      constructor(message = 'The operation was aborted', options = undefined) {
+        super(message, options)
+        this.code = 'ABORT_ERR'
+        this.name = 'AbortError'
+      }
+    }
     class EventEmitter {
-      constructor() { this._events = new Map(); this._max = 10 }
+      constructor() { this._events = new Map(); this._max = undefined }
       _list(name) { if (!this._events) this._events = new Map(); let l = this._events.get(name); if (!l) { l = []; this._events.set(name, l) } return l }
-      on(name, fn) { this.emit('newListener', name, fn); this._list(name).push({ fn, once: false }); return this }
-      addListener(name, fn) { return this.on(name, fn) }
-      prependListener(name, fn) { this._list(name).unshift({ fn, once: false }); return this }
-      once(name, fn) { this._list(name).push({ fn, once: true }); return this }
-      prependOnceListener(name, fn) { this._list(name).unshift({ fn, once: true }); return this }
-      off(name, fn) {
+      _add(name, fn, once, prepend) {
+        if (typeof fn !== 'function') { const e = new TypeError('The "listener" argument must be of type function. Received ' + (fn === null ? 'null' : typeof fn)); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
+        if (this._events && this._events.has('newListener')) this.emit('newListener', name, fn)
         const l = this._list(name)
-        const i = l.findIndex((x) => x.fn === fn)
-        if (i >= 0) { l.splice(i, 1); this.emit('removeListener', name, fn) }
+        if (prepend) l.unshift({ fn, once }); else l.push({ fn, once })
+        return this
+      }
+      on(name, fn) { return this._add(name, fn, false, false) }
+      addListener(name, fn) { return this._add(name, fn, false, false) }
+      prependListener(name, fn) { return this._add(name, fn, false, true) }
+      once(name, fn) { return this._add(name, fn, true, false) }
+      prependOnceListener(name, fn) { return this._add(name, fn, true, true) }
+      off(name, fn) {
+        const l = this._events && this._events.get(name)
+        if (!l) return this
+        let i = -1
+        for (let k = l.length - 1; k >= 0; k--) if (l[k].fn === fn) { i = k; break }
+        if (i >= 0) {
+          l.splice(i, 1)
+          if (l.length === 0) this._events.delete(name)
+          if (this._events.has('removeListener')) this.emit('removeListener', name, fn)
+        }
         return this
       }
       removeListener(name, fn) { return this.off(name, fn) }
-      removeAllListeners(name) { if (name === undefined) this._events = new Map(); else this._events.delete(name); return this }
+      removeAllListeners(name) { if (name === undefined) this._events = new Map(); else if (this._events) this._events.delete(name); return this }
       emit(name, ...args) {
+        if (name === 'error' && this._events && this._events.has(errorMonitor)) this.emit(errorMonitor, ...args)
         const l = this._events && this._events.get(name)
         if (!l || l.length === 0) {
-          if (name === 'error') throw args[0] instanceof Error ? args[0] : new Error('Unhandled error. (' + String(args[0]) + ')')
+          if (name === 'error') {
+            const er = args[0]
+            if (er instanceof Error) throw er
+            const e = new Error('Unhandled error. (' + (typeof er === 'string' ? "'" + er + "'" : String(er)) + ')')
+            e.code = 'ERR_UNHANDLED_ERROR'; e.context = er
+            throw e
+          }
           return false
         }
         for (const x of l.slice()) {
-          if (x.once) { const i = l.indexOf(x); if (i >= 0) l.splice(i, 1) }
+          if (x.once) this.off(name, x.fn)
           x.fn.apply(this, args)
         }
         return true
       }
-      listeners(name) { return this._list(name).map((x) => x.fn) }
+      listeners(name) { const l = this._events && this._events.get(name); return l ? l.map((x) => x.fn) : [] }
       rawListeners(name) { return this.listeners(name) }
-      listenerCount(name) { return this._list(name).length }
-      eventNames() { return [...(this._events || new Map()).keys()].filter((k) => this._events.get(k).length > 0) }
+      listenerCount(name) { const l = this._events && this._events.get(name); return l ? l.length : 0 }
+      // Node keeps listeners in an object: names first, symbols after.
+      eventNames() {
+        const keys = [...(this._events || new Map()).keys()]
+        return keys.filter((k) => typeof k !== 'symbol').concat(keys.filter((k) => typeof k === 'symbol'))
+      }
       setMaxListeners(k) { this._max = k; return this }
-      getMaxListeners() { return this._max }
+      getMaxListeners() { return this._max === undefined ? EventEmitter.defaultMaxListeners : this._max }
     }
     EventEmitter.defaultMaxListeners = 10
+    EventEmitter.errorMonitor = errorMonitor
+    EventEmitter.captureRejections = false
     EventEmitter.EventEmitter = EventEmitter
-    EventEmitter.once = (emitter, name) => new Promise((resolve, reject) => {
-      const onErr = (e) => { emitter.off(name, ok); reject(e) }
-      const ok = (...a) => { if (name !== 'error') emitter.off('error', onErr); resolve(a) }
-      emitter.once(name, ok)
-      if (name !== 'error') emitter.once('error', onErr)
-    })
-    EventEmitter.on = undefined
+    EventEmitter.AbortError = AbortError
+    EventEmitter.listenerCount = (emitter, name) => emitter.listenerCount(name)
+    EventEmitter.getEventListeners = (emitter, name) => (typeof emitter.listeners === 'function' ? emitter.listeners(name) : [])
+    EventEmitter.setMaxListeners = () => {}
+    const signalOf = (options) => {
+      const signal = options == null ? undefined : options.signal
+      if (signal !== undefined && (signal === null || typeof signal !== 'object' || !('aborted' in signal))) {
+        const e = new TypeError('The "options.signal" property must be an instance of AbortSignal.'); e.code = 'ERR_INVALID_ARG_TYPE'; throw e
+      }
+      return signal
+    }
+    const listen = (emitter, name, fn, once) => {
+      if (typeof emitter.on === 'function') { if (once) emitter.once(name, fn); else emitter.on(name, fn) }
+      else if (typeof emitter.addEventListener === 'function') emitter.addEventListener(name, fn, { once })
+      else { const e = new TypeError('The "emitter" argument must be an instance of EventEmitter or EventTarget.'); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
+    }
+    const unlisten = (emitter, name, fn) => {
+      if (typeof emitter.removeListener === 'function') emitter.removeListener(name, fn)
+      else if (typeof emitter.removeEventListener === 'function') emitter.removeEventListener(name, fn)
+    }
+    // once is events.once: the arguments of the next name event; an
+    // 'error' event or the signal rejects.
+    EventEmitter.once = (emitter, name, options) => {
+      let signal
+      try { signal = signalOf(options) } catch (e) { return Promise.reject(e) }
+      if (signal && signal.aborted) return Promise.reject(new AbortError(undefined, { cause: signal.reason }))
+      return new Promise((resolve, reject) => {
+        const isTarget = typeof emitter.on !== 'function'
+        const onAbort = () => { unlisten(emitter, name, ok); unlisten(emitter, 'error', onErr); reject(new AbortError(undefined, { cause: signal.reason })) }
+        const onErr = (e) => { unlisten(emitter, name, ok); if (signal) signal.removeEventListener('abort', onAbort); reject(e) }
+        const ok = (...a) => { if (!isTarget) unlisten(emitter, 'error', onErr); if (signal) signal.removeEventListener('abort', onAbort); resolve(isTarget ? [a[0]] : a) }
+        listen(emitter, name, ok, true)
+        if (name !== 'error' && !isTarget) emitter.once('error', onErr)
+        if (signal) signal.addEventListener('abort', onAbort, { once: true })
+      })
+    }
+    // on is events.on: an async iterator of the arguments of every name
+    // event until an 'error' event or the signal (AbortError) ends it.
+    EventEmitter.on = (emitter, name, options) => {
+      const signal = signalOf(options)
+      if (signal && signal.aborted) throw new AbortError(undefined, { cause: signal.reason })
+      const events = [], waiting = []
+      let error = null, finished = false
+      const done = () => ({ value: undefined, done: true })
+      const close = () => {
+        unlisten(emitter, name, onEvent)
+        if (typeof emitter.on === 'function') unlisten(emitter, 'error', onError)
+        if (signal) signal.removeEventListener('abort', onAbort)
+        finished = true
+        for (const p of waiting.splice(0)) p.resolve(done())
+        return Promise.resolve(done())
+      }
+      const onEvent = (...args) => {
+        const p = waiting.shift()
+        if (p) p.resolve({ value: args, done: false }); else events.push(args)
+      }
+      const onError = (err) => {
+        const p = waiting.shift()
+        if (p) p.reject(err); else error = err
+        close()
+      }
+      const onAbort = () => onError(new AbortError(undefined, { cause: signal.reason }))
+      const it = {
+        next() {
+          if (events.length > 0) return Promise.resolve({ value: events.shift(), done: false })
+          if (error) { const p = Promise.reject(error); error = null; return p }
+          if (finished) return close()
+          return new Promise((resolve, reject) => waiting.push({ resolve, reject }))
+        },
+        return() { return close() },
+        throw(err) {
+          if (!err || !(err instanceof Error)) { const e = new TypeError('The "EventEmitter.AsyncIterator" property must be an instance of Error.'); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
+          onError(err)
+          return Promise.reject(err)
+        },
+        // goja has no Symbol.asyncIterator; esbuild's lowered for await
+        // looks under Symbol.for('Symbol.asyncIterator') then.
+        [Symbol.asyncIterator || Symbol.for('Symbol.asyncIterator')]() { return this },
+      }
+      listen(emitter, name, onEvent, false)
+      if (name !== 'error' && typeof emitter.on === 'function') emitter.on('error', onError)
+      if (signal) signal.addEventListener('abort', onAbort, { once: true })
+      return it
+    }
     EventEmitter.default = EventEmitter
     return EventEmitter
   }
