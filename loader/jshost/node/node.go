@@ -19,6 +19,7 @@ func Platform() rt.Platform {
 	return rt.Platform{
 		Install: func(r *rt.Runtime) error {
 			installBuffer(r)
+			installErrorStatics(r)
 			r.LazyGlobal("process", true, func() goja.Value { return process(r) })
 			return nil
 		},
