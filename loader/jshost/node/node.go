@@ -20,6 +20,7 @@ func Platform() rt.Platform {
 		Install: func(r *rt.Runtime) error {
 			installBuffer(r)
 			installErrorStatics(r)
+			installGlobals(r)
 			r.LazyGlobal("process", true, func() goja.Value { return process(r) })
 			return nil
 		},
@@ -34,6 +35,8 @@ func Platform() rt.Platform {
 			"crypto":      cryptoModule,
 			"util":        utilModule,
 			"events":      eventsModule,
+			"perf_hooks":  func(r *rt.Runtime) goja.Value { return perfHooks(r) },
+			"process":     func(r *rt.Runtime) goja.Value { return process(r) },
 		},
 	}
 }
@@ -55,6 +58,8 @@ func jsModule(r *rt.Runtime, name string, args ...goja.Value) goja.Value {
 		n := vm.NewObject()
 		_ = n.Set("format", func(c goja.FunctionCall) goja.Value { return vm.ToValue(r.Format(c.Arguments)) })
 		_ = n.Set("inspect", func(v goja.Value) string { return r.Inspect(v) })
+		_ = n.Set("now", func() float64 { return sinceOrigin(r) })
+		_ = n.Set("timeOrigin", float64(origin(r).UnixNano())/1e6)
 		fv, err := vm.RunProgram(nodeProgram())
 		if err != nil {
 			panic(err)

@@ -502,5 +502,114 @@
     return B
   }
 
-  return { events, util, fsPromises, fsCallbacks, buffer }
+  // weakRefs: goja has neither WeakRef nor FinalizationRegistry. This
+  // WeakRef keeps its target for as long as the WeakRef lives (deref
+  // always answers it, which the spec allows: a target may never be
+  // collected), and the registry never calls back (also allowed).
+  function weakRefs() {
+    const targets = new WeakMap()
+    const canBeHeldWeakly = (v) => (typeof v === 'object' && v !== null) || typeof v === 'function' || (typeof v === 'symbol' && Symbol.keyFor(v) === undefined)
+    class WeakRef {
+      constructor(target) {
+        if (!canBeHeldWeakly(target)) throw new TypeError('WeakRef: target must be an object')
+        targets.set(this, target)
+      }
+      deref() {
+        if (!targets.has(this)) throw new TypeError("WeakRef.prototype.deref: 'this' is not a WeakRef")
+        return targets.get(this)
+      }
+    }
+    Object.defineProperty(WeakRef.prototype, Symbol.toStringTag, { value: 'WeakRef', configurable: true })
+
+    // Counts of live registrations by unregister token, held weakly.
+    const tokens = new WeakMap()
+    class FinalizationRegistry {
+      constructor(cleanup) {
+        if (typeof cleanup !== 'function') throw new TypeError('FinalizationRegistry: cleanup must be callable')
+        tokens.set(this, new WeakMap())
+      }
+      register(target, held, token) {
+        const own = tokens.get(this)
+        if (!own) throw new TypeError("FinalizationRegistry.prototype.register: 'this' is not a FinalizationRegistry")
+        if (!canBeHeldWeakly(target)) throw new TypeError('FinalizationRegistry.prototype.register: invalid target')
+        if (target === held) throw new TypeError('FinalizationRegistry.prototype.register: target and holdings must not be same')
+        if (token !== undefined) {
+          if (!canBeHeldWeakly(token)) throw new TypeError('FinalizationRegistry.prototype.register: invalid unregister token')
+          own.set(token, (own.get(token) || 0) + 1)
+        }
+      }
+      unregister(token) {
+        const own = tokens.get(this)
+        if (!own) throw new TypeError("FinalizationRegistry.prototype.unregister: 'this' is not a FinalizationRegistry")
+        if (!canBeHeldWeakly(token)) throw new TypeError('Invalid unregisterToken')
+        const had = own.has(token)
+        own.delete(token)
+        return had
+      }
+    }
+    Object.defineProperty(FinalizationRegistry.prototype, Symbol.toStringTag, { value: 'FinalizationRegistry', configurable: true })
+    return { WeakRef, FinalizationRegistry }
+  }
+
+  // performance is the User Timing part of Node's perf_hooks: now and
+  // timeOrigin (Go), marks and measures.
+  function performance() {
+    const entries = []
+    const now = () => n.now()
+    class PerformanceEntry {
+      constructor(name, entryType, startTime, duration, detail) {
+        this.name = name; this.entryType = entryType; this.startTime = startTime; this.duration = duration; this.detail = detail
+      }
+      toJSON() { return { name: this.name, entryType: this.entryType, startTime: this.startTime, duration: this.duration, detail: this.detail } }
+    }
+    class PerformanceMark extends PerformanceEntry {}
+    class PerformanceMeasure extends PerformanceEntry {}
+    const domError = (msg, name) => { const D = g.DOMException; return D ? new D(msg, name) : new SyntaxError(msg) }
+    const markTime = (name) => {
+      if (typeof name === 'number') return name
+      for (let i = entries.length - 1; i >= 0; i--) if (entries[i].entryType === 'mark' && entries[i].name === name) return entries[i].startTime
+      throw domError(`The "${name}" performance mark has not been set`, 'SyntaxError')
+    }
+    const perf = {
+      now,
+      get timeOrigin() { return n.timeOrigin },
+      mark(name, options) {
+        if (name === undefined) throw new TypeError('The "name" argument must be specified')
+        const startTime = options && options.startTime !== undefined ? options.startTime : now()
+        if (typeof startTime !== 'number' || startTime < 0) throw new TypeError('The "options.startTime" property must be a non-negative number')
+        const m = new PerformanceMark(String(name), 'mark', startTime, 0, options && options.detail !== undefined ? options.detail : null)
+        entries.push(m)
+        return m
+      },
+      measure(name, start, end) {
+        let detail = null, s, e
+        if (start !== null && typeof start === 'object') {
+          const o = start
+          detail = o.detail !== undefined ? o.detail : null
+          if (o.duration !== undefined && o.start !== undefined && o.end !== undefined) throw new TypeError('The options "start", "end" and "duration" cannot all be set')
+          s = o.start !== undefined ? markTime(o.start) : undefined
+          e = o.end !== undefined ? markTime(o.end) : undefined
+          if (o.duration !== undefined) { if (s === undefined) s = (e === undefined ? now() : e) - o.duration; else e = s + o.duration }
+          if (s === undefined) s = 0
+          if (e === undefined) e = now()
+        } else {
+          s = start === undefined ? 0 : markTime(start)
+          e = end === undefined ? now() : markTime(end)
+        }
+        const m = new PerformanceMeasure(String(name), 'measure', s, e - s, detail)
+        entries.push(m)
+        return m
+      },
+      getEntries() { return entries.slice().sort((a, b) => a.startTime - b.startTime) },
+      getEntriesByName(name, type) { return perf.getEntries().filter((x) => x.name === name && (type === undefined || x.entryType === type)) },
+      getEntriesByType(type) { return perf.getEntries().filter((x) => x.entryType === type) },
+      clearMarks(name) { for (let i = entries.length - 1; i >= 0; i--) if (entries[i].entryType === 'mark' && (name === undefined || entries[i].name === name)) entries.splice(i, 1) },
+      clearMeasures(name) { for (let i = entries.length - 1; i >= 0; i--) if (entries[i].entryType === 'measure' && (name === undefined || entries[i].name === name)) entries.splice(i, 1) },
+      toJSON() { return { timeOrigin: n.timeOrigin } },
+    }
+    Object.defineProperty(perf, Symbol.toStringTag, { value: 'Performance', configurable: true })
+    return { performance: perf, PerformanceEntry, PerformanceMark, PerformanceMeasure }
+  }
+
+  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance }
 })

@@ -1,0 +1,36 @@
+package jshost
+
+import "testing"
+
+// WeakRef, FinalizationRegistry and performance as Node 20 has them
+// (wants printed by Node).
+func TestNodeGlobals(t *testing.T) {
+	checkLikeNode(t, "", []nodeCase{
+		{`(() => { const t = { id: 1 }; const r = new WeakRef(t); return [r.deref() === t, Object.prototype.toString.call(r), typeof WeakRef.prototype.deref] })()`, `[true,"[object WeakRef]","function"]`},
+		{`(() => { try { new WeakRef(1); return 'ok' } catch (e) { return e.name } })()`, `"TypeError"`},
+		{`(() => { try { WeakRef({}); return 'ok' } catch (e) { return e.name } })()`, `"TypeError"`},
+		{`(() => { try { WeakRef.prototype.deref.call({}); return 'ok' } catch (e) { return e.name } })()`, `"TypeError"`},
+		{`(() => { const fr = new FinalizationRegistry(() => {}); const t = {}, tok = {}; fr.register(t, 'h', tok); fr.register({}, 'h2', tok); return [fr.unregister(tok), fr.unregister(tok), fr.unregister({}), Object.prototype.toString.call(fr), fr.register({}, 1)] })()`, `[true,false,false,"[object FinalizationRegistry]",null]`},
+		{`(() => { try { new FinalizationRegistry(1); return 'ok' } catch (e) { return e.name } })()`, `"TypeError"`},
+		{`(() => { const fr = new FinalizationRegistry(() => {}); const t = {}; try { fr.register(t, t); return 'ok' } catch (e) { return e.name } })()`, `"TypeError"`},
+		{`(() => { const fr = new FinalizationRegistry(() => {}); try { fr.register(1, 'x'); return 'ok' } catch (e) { return e.name } })()`, `"TypeError"`},
+		{`(() => { const fr = new FinalizationRegistry(() => {}); try { fr.unregister(1); return 'ok' } catch (e) { return e.name } })()`, `"TypeError"`},
+		{`(() => { const fr = new FinalizationRegistry(() => {}); try { fr.register({}, 'x', 1); return 'ok' } catch (e) { return e.name } })()`, `"TypeError"`},
+		{`[typeof WeakRef, typeof FinalizationRegistry, WeakRef.name, WeakRef.length, FinalizationRegistry.length]`, `["function","function","WeakRef",1,1]`},
+		{`(() => { class R extends WeakRef { get extra() { return 'e' } } const t = {}; const r = new R(t); return [r.deref() === t, r.extra, r instanceof WeakRef] })()`, `[true,"e",true]`},
+		{`(async () => { const t0 = performance.now(); performance.mark('a'); await new Promise((r) => setTimeout(r, 3)); performance.mark('b', { detail: { k: 1 } }); const m = performance.measure('ab', 'a', 'b'); return [typeof t0, m.name, m.entryType, m.duration > 0, performance.getEntriesByType('mark').map((e) => e.name), performance.getEntriesByName('b')[0].detail, performance.getEntries().length] })()`, `["number","ab","measure",true,["a","b"],{"k":1},3]`},
+		{`(() => { try { performance.measure('x', 'missing'); return 'ok' } catch (e) { return [e.name, e.message] } })()`, `["SyntaxError","The \"missing\" performance mark has not been set"]`},
+		{`(() => { performance.mark('c', { startTime: 5 }); performance.mark('d', { startTime: 12 }); const m = performance.measure('cd', { start: 'c', end: 'd' }); const n = performance.measure('dur', { start: 0, duration: 3 }); return [m.startTime, m.duration, n.duration, n.startTime] })()`, `[5,7,3,0]`},
+		{`(() => { performance.clearMarks(); performance.clearMeasures('cd'); return [performance.getEntriesByType('mark').length, performance.getEntriesByType('measure').map((e) => e.name)] })()`, `[0,["dur","ab"]]`},
+		{`[performance.timeOrigin > 1.6e12, typeof performance.toJSON().timeOrigin, Object.prototype.toString.call(performance)]`, `[true,"number","[object Performance]"]`},
+		{`(() => { const m = performance.mark('j'); return Object.keys(m.toJSON()) })()`, `["name","entryType","startTime","duration","detail"]`},
+	})
+}
+
+// process and node:process (wants printed by Node).
+func TestNodeProcess(t *testing.T) {
+	checkLikeNode(t, "import proc from 'node:process'", []nodeCase{
+		{`[proc === process, typeof process.memoryUsage().heapUsed, typeof process.memoryUsage.rss(), process.stdout.isTTY, typeof process.stdout.write, process.exitCode, typeof process.hrtime.bigint(), process.hrtime(process.hrtime()).length, typeof process.on, process.on('exit', () => {}) === process, process.listenerCount('exit')]`, `[true,"number","number",null,"function",null,"bigint",2,"function",true,1]`},
+		{`(() => { let got = null; process.once('custom', (v) => { got = v }); process.emit('custom', 7); return got })()`, `7`},
+	})
+}
