@@ -34,3 +34,16 @@ func TestNodeProcess(t *testing.T) {
 		{`(() => { let got = null; process.once('custom', (v) => { got = v }); process.emit('custom', 7); return got })()`, `7`},
 	})
 }
+
+// The ES2024 built-ins and globals goja lacks (wants by the spec: Node 20
+// has neither Object.groupBy nor navigator).
+func TestES2024Globals(t *testing.T) {
+	checkLikeNode(t, "", []nodeCase{
+		{`(() => { const g = Object.groupBy([1, 2, 3, 4], (x, i) => (x % 2 ? 'odd' : 'even') + (i > 1 ? '+' : '')); return [Object.getPrototypeOf(g) === null, Object.keys(g), g['odd'], g['even+']] })()`, `[true,["odd","even","odd+","even+"],[1],[4]]`},
+		{`(() => { const m = Map.groupBy([1, -0, 2], (x) => (x === 2 ? 'two' : 0)); return [[...m.keys()], m.get(0).length, Object.is(m.get(0)[1], -0)] })()`, `[[0,"two"],2,true]`},
+		{`(() => { try { Object.groupBy(null, (x) => x); return 'ok' } catch (e) { return e.name } })()`, `"TypeError"`},
+		{`(async () => { const { promise, resolve } = Promise.withResolvers(); setTimeout(() => resolve('done'), 1); return [await promise, promise instanceof Promise] })()`, `["done",true]`},
+		{`(async () => { const { promise, reject } = Promise.withResolvers(); reject(new Error('no')); return await promise.catch((e) => e.message) })()`, `"no"`},
+		{`[globalThis.global === globalThis, Object.getOwnPropertyDescriptor(globalThis, 'global').enumerable, typeof navigator.hardwareConcurrency, typeof reportError]`, `[true,true,"number","function"]`},
+	})
+}

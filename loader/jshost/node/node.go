@@ -21,6 +21,13 @@ func Platform() rt.Platform {
 			installBuffer(r)
 			installErrorStatics(r)
 			installGlobals(r)
+			if err := installES(r); err != nil {
+				return err
+			}
+			g := r.VM.GlobalObject()
+			if err := g.DefineDataProperty("global", g, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+				return err
+			}
 			r.LazyGlobal("process", true, func() goja.Value { return process(r) })
 			return nil
 		},
