@@ -55,6 +55,26 @@ var nodeJS string
 // and may run in any number of runtimes.
 var nodeProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("beeuni:node.js", nodeJS, true) })
 
+//go:embed js/inspect.js
+var inspectJS string
+
+var inspectProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("beeuni:inspect.js", inspectJS, true) })
+
+// runFactory runs a program that evaluates to function (g, n) and calls it.
+func runFactory(r *rt.Runtime, p *goja.Program, n *goja.Object) *goja.Object {
+	vm := r.VM
+	fv, err := vm.RunProgram(p)
+	if err != nil {
+		panic(err)
+	}
+	fn, _ := goja.AssertFunction(fv)
+	f, err := fn(goja.Undefined(), vm.GlobalObject(), n)
+	if err != nil {
+		panic(err)
+	}
+	return f.ToObject(vm)
+}
+
 type factoriesKey struct{}
 
 // jsModule calls the factory name of js/node.js with args. js/node.js
@@ -67,16 +87,19 @@ func jsModule(r *rt.Runtime, name string, args ...goja.Value) goja.Value {
 		_ = n.Set("inspect", func(v goja.Value) string { return r.Inspect(v) })
 		_ = n.Set("now", func() float64 { return sinceOrigin(r) })
 		_ = n.Set("timeOrigin", float64(origin(r).UnixNano())/1e6)
-		fv, err := vm.RunProgram(nodeProgram())
-		if err != nil {
-			panic(err)
-		}
-		fn, _ := goja.AssertFunction(fv)
-		f, err := fn(goja.Undefined(), vm.GlobalObject(), n)
-		if err != nil {
-			panic(err)
-		}
-		return f.ToObject(vm)
+		_ = n.Set("promiseState", func(v goja.Value) []any {
+			if p, ok := v.Export().(*goja.Promise); ok {
+				switch p.State() {
+				case goja.PromiseStateFulfilled:
+					return []any{"fulfilled", p.Result()}
+				case goja.PromiseStateRejected:
+					return []any{"rejected", p.Result()}
+				}
+			}
+			return []any{"pending", goja.Undefined()}
+		})
+		_ = n.Set("util", runFactory(r, inspectProgram(), n))
+		return runFactory(r, nodeProgram(), n)
 	})
 	f, _ := goja.AssertFunction(factories.Get(name))
 	v, err := f(goja.Undefined(), args...)

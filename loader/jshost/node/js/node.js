@@ -280,7 +280,7 @@
   }
 
   function util() {
-    const inspect = (v, opts) => n.inspect(v, !!(opts && opts.depth === null))
+    const inspect = n.util.inspect
     const promisify = (fn) => {
       if (typeof fn !== 'function') throw new TypeError('The "original" argument must be of type function')
       return function (...args) {
@@ -322,7 +322,7 @@
       if (typeof str !== 'string') { const e = new TypeError('The "str" argument must be of type string. Received ' + typeof str); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
       return str.replace(ansi, '')
     }
-    const m = { format: n.format, inspect, promisify, callbackify, isDeepStrictEqual, types, inherits, deprecate,
+    const m = { format: n.util.format, inspect, formatWithOptions: (opts, ...a) => n.util.format(...a), promisify, callbackify, isDeepStrictEqual, types, inherits, deprecate,
       parseArgs, stripVTControlCharacters,
       TextEncoder: g.TextEncoder, TextDecoder: g.TextDecoder, isArray: Array.isArray }
     m.default = m
@@ -364,6 +364,7 @@
   // takes no string).
   function buffer(B, nb) {
     const from0 = B.from, alloc0 = B.alloc, proto = B.prototype
+    Object.defineProperty(B, 'name', { value: 'Buffer', configurable: true }) // not the Go function's
     const U8 = Object.getPrototypeOf(proto).constructor
     const sub = (b, s, e) => U8.prototype.subarray.call(b, s, e)
     const wrap = (ab) => from0(ab) // a Buffer over ab, no copy
