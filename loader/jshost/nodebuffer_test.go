@@ -50,3 +50,17 @@ func TestNodeBuffer(t *testing.T) {
 		{`Buffer.allocUnsafe(3).length`, `3`},
 	})
 }
+
+// The Buffer function itself: Buffer(n), new Buffer(...), identity
+// (wants printed by Node 20).
+func TestNodeBufferConstructor(t *testing.T) {
+	checkLikeNode(t, "import buffer from 'node:buffer'\nimport util from 'node:util'", []nodeCase{
+		{"[Buffer(3).length, new Buffer(2).toString('hex'), Buffer('hi').toString(), new Buffer('aGk=', 'base64').toString(), Buffer([1, 2]).length]", "[3,\"0000\",\"hi\",\"hi\",2]"},
+		{"(() => { try { Buffer(-1); return 'ok' } catch (e) { return [e.name, e.code] } })()", "[\"RangeError\",\"ERR_OUT_OF_RANGE\"]"},
+		{"(() => { try { Buffer.alloc('3'); return 'ok' } catch (e) { return [e.name, e.code] } })()", "[\"TypeError\",\"ERR_INVALID_ARG_TYPE\"]"},
+		{"(() => { try { Buffer(5, 'utf8'); return 'ok' } catch (e) { return [e.name, e.code] } })()", "[\"TypeError\",\"ERR_INVALID_ARG_TYPE\"]"},
+		{"[Buffer.from('a').constructor === Buffer, Buffer.name, Buffer.prototype === Object.getPrototypeOf(Buffer.from('a')), Object.getPrototypeOf(Buffer) === Uint8Array, Buffer.from('ab') instanceof Buffer, Buffer.poolSize]", "[true,\"Buffer\",true,true,true,8192]"},
+		{"buffer.Buffer === Buffer", "true"},
+		{"util.inspect(Buffer.from('hi'))", "\"<Buffer 68 69>\""},
+	})
+}

@@ -9,8 +9,9 @@ import (
 )
 
 // completeBuffer adds to goja_nodejs's Buffer what Node's has and it
-// lacks (js/node.js's buffer, over these Go bindings).
-func completeBuffer(r *rt.Runtime, b *goja.Object) {
+// lacks (js/node.js's buffer, over these Go bindings), and answers the
+// Buffer function tools get in its place.
+func completeBuffer(r *rt.Runtime, b *goja.Object) *goja.Object {
 	vm := r.VM
 	nb := vm.NewObject()
 	bytesOf := func(v goja.Value, name string) []byte {
@@ -69,7 +70,7 @@ func completeBuffer(r *rt.Runtime, b *goja.Object) {
 		}
 		return encodeBytes(vm, data[start:end], enc)
 	}))
-	jsModule(r, "buffer", b, nb)
+	return jsModule(r, "buffer", b, nb).ToObject(vm)
 }
 
 func clampInt(v, lo, hi int64) int64 { return max(lo, min(v, hi)) }
@@ -129,5 +130,20 @@ func byteLength(s goja.Value, enc string) int64 {
 	case "utf16le":
 		return 2 * n
 	}
-	return int64(len(decodeString(s, enc)))
+	// UTF-8, counted without making the bytes: a lone surrogate is 3.
+	var total int64
+	for i := 0; i < int(n); i++ {
+		switch c := str.CharAt(i); {
+		case c < 0x80:
+			total++
+		case c < 0x800:
+			total += 2
+		case c >= 0xd800 && c < 0xdc00 && i+1 < int(n) && str.CharAt(i+1) >= 0xdc00 && str.CharAt(i+1) < 0xe000:
+			total += 4
+			i++
+		default:
+			total += 3
+		}
+	}
+	return total
 }

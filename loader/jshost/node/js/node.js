@@ -364,7 +364,6 @@
   // takes no string).
   function buffer(B, nb) {
     const from0 = B.from, alloc0 = B.alloc, proto = B.prototype
-    Object.defineProperty(B, 'name', { value: 'Buffer', configurable: true }) // not the Go function's
     const U8 = Object.getPrototypeOf(proto).constructor
     const sub = (b, s, e) => U8.prototype.subarray.call(b, s, e)
     const wrap = (ab) => from0(ab) // a Buffer over ab, no copy
@@ -393,12 +392,15 @@
     }
     B.of = function of(...items) { return from0(items) }
     B.alloc = function alloc(size, fill, enc) {
+      if (typeof size !== 'number') throw argType('size', 'of type number', size)
+      if (!(size >= 0 && size <= 2 ** 32)) throw outOfRange('size', size)
       const b = alloc0(size)
       if (fill !== undefined && fill !== 0 && b.length > 0) b.fill(fill, enc)
       return b
     }
-    B.allocUnsafe = function allocUnsafe(size) { return B.alloc(size) }
-    B.allocUnsafeSlow = function allocUnsafeSlow(size) { return B.alloc(size) }
+    // Buffer.alloc as the tool sees it (guarded for memory), not B's.
+    B.allocUnsafe = function allocUnsafe(size) { return Buffer.alloc(size) }
+    B.allocUnsafeSlow = function allocUnsafeSlow(size) { return Buffer.alloc(size) }
     B.isBuffer = function isBuffer(v) { return v instanceof B }
     B.isEncoding = function isEncoding(e) { return typeof e === 'string' && e.length !== 0 && nb.encoding(e) !== '' }
     B.byteLength = function byteLength(v, enc) {
@@ -500,7 +502,25 @@
       target.set(sub(this, ss, ss + k), ts)
       return k
     }
-    return B
+
+    // Buffer itself: goja_nodejs's constructor refuses a size (Buffer(n)
+    // and new Buffer(n), deprecated in Node but still answered there), so
+    // the Buffer tools see is this function over the same prototype and
+    // statics (its hidden ones too: goja_nodejs finds itself through them).
+    function Buffer(arg, encodingOrOffset, length) {
+      if (typeof arg === 'number') {
+        if (typeof encodingOrOffset === 'string') throw argType('string', 'of type string', arg)
+        return Buffer.alloc(arg)
+      }
+      return Buffer.from(arg, encodingOrOffset, length)
+    }
+    Object.setPrototypeOf(Buffer, U8)
+    for (const k of Reflect.ownKeys(B)) {
+      if (k !== 'length' && k !== 'name' && k !== 'prototype') Object.defineProperty(Buffer, k, Object.getOwnPropertyDescriptor(B, k))
+    }
+    Object.defineProperty(Buffer, 'prototype', { value: proto, writable: false, enumerable: false, configurable: false })
+    Object.defineProperty(proto, 'constructor', { value: Buffer, writable: true, enumerable: false, configurable: true })
+    return Buffer
   }
 
   // weakRefs: goja has neither WeakRef nor FinalizationRegistry. This
