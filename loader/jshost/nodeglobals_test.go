@@ -47,3 +47,23 @@ func TestES2024Globals(t *testing.T) {
 		{`[globalThis.global === globalThis, Object.getOwnPropertyDescriptor(globalThis, 'global').enumerable, typeof navigator.hardwareConcurrency, typeof reportError]`, `[true,true,"number","function"]`},
 	})
 }
+
+// string_decoder, querystring, tty, timers/promises (wants printed by
+// Node 20).
+func TestNodeSmallModules(t *testing.T) {
+	checkLikeNode(t, "import sd from 'node:string_decoder'\nimport qs from 'node:querystring'\nimport tty from 'node:tty'\nimport tp from 'node:timers/promises'", []nodeCase{
+		{"(() => { const d = new sd.StringDecoder('utf8'); const e = Buffer.from('€'); return [d.write(e.subarray(0, 1)), d.write(e.subarray(1, 2)), d.write(e.subarray(2)), d.write(Buffer.from([0xe2])), d.end()] })()", "[\"\",\"\",\"€\",\"\",\"�\"]"},
+		{"(() => { const d = new sd.StringDecoder('base64'); return [d.write(Buffer.from('hell')), d.write(Buffer.from('o')), d.end()] })()", "[\"aGVs\",\"\",\"bG8=\"]"},
+		{"(() => { const d = new sd.StringDecoder('hex'); return [d.write(Buffer.from([1, 255])), d.end(Buffer.from([2])), d.encoding] })()", "[\"01ff\",\"02\",\"hex\"]"},
+		{"(() => { try { new sd.StringDecoder('nope'); return 'ok' } catch (e) { return [e.name, e.code] } })()", "[\"TypeError\",\"ERR_UNKNOWN_ENCODING\"]"},
+		{"[new sd.StringDecoder().encoding, new sd.StringDecoder('UCS2').encoding, new sd.StringDecoder('binary').encoding]", "[\"utf8\",\"utf16le\",\"latin1\"]"},
+		{"[qs.stringify({ a: [1, 2], b: 'x y', c: true, d: null, e: NaN, f: {}, 'k y': 'ü/?' }), qs.stringify({ a: 1 }, ';', ':')]", "[\"a=1&a=2&b=x%20y&c=true&d=&e=&f=&k%20y=%C3%BC%2F%3F\",\"a:1\"]"},
+		{"JSON.stringify(qs.parse('a=1&a=2&b=%20c&c&d=x+y&%zz=1&e=%E0%A4%A'))", "\"{\\\"a\\\":[\\\"1\\\",\\\"2\\\"],\\\"b\\\":\\\" c\\\",\\\"c\\\":\\\"\\\",\\\"d\\\":\\\"x y\\\",\\\"%zz\\\":\\\"1\\\",\\\"e\\\":\\\"�%A\\\"}\""},
+		{"JSON.stringify(qs.parse('a:1;b:2', ';', ':'))", "\"{\\\"a\\\":\\\"1\\\",\\\"b\\\":\\\"2\\\"}\""},
+		{"JSON.stringify(qs.parse('a=1&b=2&c=3', null, null, { maxKeys: 2 }))", "\"{\\\"a\\\":\\\"1\\\",\\\"b\\\":\\\"2\\\"}\""},
+		{"[qs.escape('a b/c?é'), qs.unescape('a%20b%zz')]", "[\"a%20b%2Fc%3F%C3%A9\",\"a b%zz\"]"},
+		{"[typeof tty.isatty, tty.isatty(99)]", "[\"function\",false]"},
+		{"(async () => [await tp.setTimeout(2, 'slept'), await tp.setImmediate('now'), await tp.setTimeout(1000, 'x', { signal: AbortSignal.timeout(5) }).catch((e) => [e.name, e.code])])()", "[\"slept\",\"now\",[\"AbortError\",\"ABORT_ERR\"]]"},
+		{"(() => { const d = new sd.StringDecoder('utf16le'); const b = Buffer.from('ab', 'utf16le'); return [d.write(b.subarray(0, 3)), d.write(b.subarray(3)), d.end()] })()", "[\"a\",\"b\",\"\"]"},
+	})
+}

@@ -44,6 +44,11 @@ func Platform() rt.Platform {
 			"events":      eventsModule,
 			"perf_hooks":  func(r *rt.Runtime) goja.Value { return perfHooks(r) },
 			"process":     func(r *rt.Runtime) goja.Value { return process(r) },
+			// Small modules written in js/node.js.
+			"string_decoder":  func(r *rt.Runtime) goja.Value { return jsModule(r, "stringDecoder") },
+			"timers/promises": func(r *rt.Runtime) goja.Value { return jsModule(r, "timersPromises") },
+			"querystring":     func(r *rt.Runtime) goja.Value { return jsModule(r, "querystring") },
+			"tty":             func(r *rt.Runtime) goja.Value { return jsModule(r, "tty") },
 		},
 	}
 }

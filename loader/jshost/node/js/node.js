@@ -632,5 +632,138 @@
     return { performance: perf, PerformanceEntry, PerformanceMark, PerformanceMeasure }
   }
 
-  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance }
+  // stringDecoder is node:string_decoder: bytes in, text out, a character
+  // split between writes kept until its end arrives.
+  function stringDecoder() {
+    const Buf = g.Buffer
+    const norm = (enc) => {
+      const e = String(enc === undefined || enc === null ? 'utf8' : enc).toLowerCase()
+      const m = { 'utf8': 'utf8', 'utf-8': 'utf8', 'ucs2': 'utf16le', 'ucs-2': 'utf16le', 'utf16le': 'utf16le', 'utf-16le': 'utf16le', 'latin1': 'latin1', 'binary': 'latin1', 'base64': 'base64', 'base64url': 'base64url', 'hex': 'hex', 'ascii': 'ascii' }[e]
+      if (!m) { const err = new TypeError('Unknown encoding: ' + enc); err.code = 'ERR_UNKNOWN_ENCODING'; throw err }
+      return m
+    }
+    // incomplete is how many bytes at the end of b start a character
+    // that is not complete.
+    const incomplete = (b, enc) => {
+      if (enc === 'utf8') {
+        for (let k = 1; k <= Math.min(3, b.length); k++) {
+          const c = b[b.length - k]
+          if ((c & 0xc0) === 0x80) continue
+          const need = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 1
+          return need > k && c >= 0xc2 ? k : 0
+        }
+        return 0
+      }
+      if (enc === 'utf16le') {
+        let k = b.length % 2
+        if (b.length - k >= 2) { const hi = b[b.length - k - 1]; if (hi >= 0xd8 && hi <= 0xdb) k += 2 }
+        return k
+      }
+      if (enc === 'base64' || enc === 'base64url') return b.length % 3
+      return 0
+    }
+    class StringDecoder {
+      constructor(encoding) { this.encoding = norm(encoding); Object.defineProperty(this, '_rest', { value: Buf.alloc(0), writable: true }) }
+      write(buf) {
+        if (typeof buf === 'string') return buf
+        if (!ArrayBuffer.isView(buf)) { const e = new TypeError('The "buf" argument must be an instance of Buffer, TypedArray, or DataView.'); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
+        const b = this._rest.length ? Buf.concat([this._rest, Buf.from(buf.buffer, buf.byteOffset, buf.byteLength)]) : Buf.from(buf.buffer, buf.byteOffset, buf.byteLength)
+        const k = incomplete(b, this.encoding)
+        this._rest = Buf.from(b.subarray(b.length - k))
+        return b.toString(this.encoding, 0, b.length - k)
+      }
+      end(buf) {
+        let s = buf === undefined ? '' : this.write(buf)
+        if (this._rest.length) {
+          s += this.encoding === 'utf8' ? '\ufffd' : this._rest.toString(this.encoding)
+          this._rest = Buf.alloc(0)
+        }
+        return s
+      }
+      text(buf, offset) { return this.write(buf.subarray(offset)) }
+    }
+    return { StringDecoder, default: { StringDecoder } }
+  }
+
+  // timersPromises is node:timers/promises.
+  function timersPromises() {
+    const abortError = (signal) => {
+      const e = new Error('The operation was aborted'); e.name = 'AbortError'; e.code = 'ABORT_ERR'; e.cause = signal.reason
+      return e
+    }
+    const later = (schedule, clear) => (value, options) => new Promise((resolve, reject) => {
+      const signal = options && options.signal
+      if (signal && signal.aborted) { reject(abortError(signal)); return }
+      const onAbort = () => { clear(id); reject(abortError(signal)) }
+      const id = schedule(() => { if (signal) signal.removeEventListener('abort', onAbort); resolve(value) })
+      if (signal) signal.addEventListener('abort', onAbort, { once: true })
+    })
+    const setTimeout = (ms, value, options) => later((f) => g.setTimeout(f, ms), g.clearTimeout)(value, options)
+    const setImmediate = (value, options) => later((f) => g.setTimeout(f, 0), g.clearTimeout)(value, options)
+    const m = { setTimeout, setImmediate, scheduler: { wait: (ms, options) => setTimeout(ms, undefined, options), yield: () => setImmediate() } }
+    m.default = m
+    return m
+  }
+
+  // querystring is node:querystring.
+  function querystring() {
+    const escape = (s) => encodeURIComponent(String(s))
+    // unescape decodes what it can: a malformed escape stays as it is, a
+    // bad UTF-8 sequence becomes U+FFFD (Node's unescapeBuffer).
+    const unescape = (s) => {
+      try { return decodeURIComponent(s) } catch (e) { /* decoded byte by byte below */ }
+      const bytes = []
+      s.split(/(%[0-9a-fA-F]{2})/).forEach((part, i) => {
+        if (i % 2 === 1) bytes.push(parseInt(part.slice(1), 16))
+        else for (const b of g.Buffer.from(part)) bytes.push(b)
+      })
+      return g.Buffer.from(bytes).toString()
+    }
+    const prim = (v) => (typeof v === 'string' ? v : typeof v === 'number' && isFinite(v) ? '' + v : typeof v === 'bigint' ? '' + v : typeof v === 'boolean' ? (v ? 'true' : 'false') : '')
+    function stringify(obj, sep, eq, options) {
+      sep = sep || '&'; eq = eq || '='
+      const enc = (options && typeof options.encodeURIComponent === 'function') ? options.encodeURIComponent : m.escape
+      if (obj === null || typeof obj !== 'object') return ''
+      const out = []
+      for (const k of Object.keys(obj)) {
+        const v = obj[k], ks = enc(prim(k)) + eq
+        if (Array.isArray(v)) for (const x of v) out.push(ks + enc(prim(x)))
+        else out.push(ks + enc(prim(v)))
+      }
+      return out.join(sep)
+    }
+    function parse(str, sep, eq, options) {
+      sep = sep || '&'; eq = eq || '='
+      const obj = { __proto__: null }
+      if (typeof str !== 'string' || str.length === 0) return obj
+      const dec = (options && typeof options.decodeURIComponent === 'function') ? options.decodeURIComponent : m.unescape
+      let max = options && typeof options.maxKeys === 'number' ? options.maxKeys : 1000
+      let parts = str.split(sep)
+      if (max > 0 && parts.length > max) parts = parts.slice(0, max)
+      for (const p of parts) {
+        if (p.length === 0) continue
+        const i = p.indexOf(eq)
+        const k = dec((i >= 0 ? p.slice(0, i) : p).replace(/\+/g, ' '))
+        const v = i >= 0 ? dec(p.slice(i + eq.length).replace(/\+/g, ' ')) : ''
+        if (!(k in obj)) obj[k] = v
+        else if (Array.isArray(obj[k])) obj[k].push(v)
+        else obj[k] = [obj[k], v]
+      }
+      return obj
+    }
+    const m = { escape, unescape, stringify, parse, encode: stringify, decode: parse }
+    m.default = m
+    return m
+  }
+
+  // tty is node:tty: tools have no terminal.
+  function tty() {
+    class ReadStream { constructor() { throw new Error('node:tty streams are not available to tools: they have no terminal') } }
+    class WriteStream { constructor() { throw new Error('node:tty streams are not available to tools: they have no terminal') } }
+    const m = { isatty: () => false, ReadStream, WriteStream }
+    m.default = m
+    return m
+  }
+
+  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance, stringDecoder, timersPromises, querystring, tty }
 })
