@@ -101,13 +101,18 @@ func (f fsys) syncModule() *goja.Object {
 		types := optBool(vm, opts, "withFileTypes")
 		var out []any
 		// recursive lists folders breadth first, as Node, names relative
-		// to name; it does not descend into symbolic links.
+		// to name; it does not descend into symbolic links, and asks the
+		// policy for every folder it opens (one may be private).
 		queue := []string{""}
 		for len(queue) > 0 {
 			rel := queue[0]
 			queue = queue[1:]
-			dir := filepath.Join(name, rel)
-			ents, err := os.ReadDir(dir)
+			dir, real := name, name
+			if rel != "" {
+				dir = filepath.Join(name, rel)
+				real = read(vm.ToValue(dir), "scandir")
+			}
+			ents, err := os.ReadDir(real)
 			f.fsCheck(err, "scandir", dir)
 			f.r.Alloc(int64(len(out)+len(ents)) * 64)
 			for _, e := range ents {
