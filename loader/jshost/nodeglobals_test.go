@@ -67,3 +67,31 @@ func TestNodeSmallModules(t *testing.T) {
 		{"(() => { const d = new sd.StringDecoder('utf16le'); const b = Buffer.from('ab', 'utf16le'); return [d.write(b.subarray(0, 3)), d.write(b.subarray(3)), d.end()] })()", "[\"a\",\"b\",\"\"]"},
 	})
 }
+
+// node:assert and util.isDeepStrictEqual (wants printed by Node 20).
+func TestNodeAssert(t *testing.T) {
+	checkLikeNode(t, "import assert from 'node:assert'\nimport strict from 'node:assert/strict'\nimport util from 'node:util'", []nodeCase{
+		{"(() => { assert.deepStrictEqual({ a: [1, new Map([[{ k: 1 }, new Set([1, { s: 2 }])]])], d: new Date(5) }, { a: [1, new Map([[{ k: 1 }, new Set([{ s: 2 }, 1])]])], d: new Date(5) }); return 'passed' })()", "\"passed\""},
+		{"(() => { try { assert.strictEqual(1, 2, 'one is not two') } catch (e) { return [e.name, e.message, e.code, e.actual, e.expected, e.operator, e.generatedMessage] } })()", "[\"AssertionError\",\"one is not two\\n\\n1 !== 2\\n\",\"ERR_ASSERTION\",1,2,\"strictEqual\",false]"},
+		{"(() => { try { assert.strictEqual(1, 2) } catch (e) { return [e.message, e.generatedMessage] } })()", "[\"Expected values to be strictly equal:\\n\\n1 !== 2\\n\",true]"},
+		{"(() => { try { assert.deepStrictEqual([1], ['1']) } catch (e) { return [e.name, e.code] } })()", "[\"AssertionError\",\"ERR_ASSERTION\"]"},
+		{"(() => { assert.deepEqual([1], ['1']); return 'loose ok' })()", "\"loose ok\""},
+		{"(() => { try { assert.notStrictEqual(1, 1) } catch (e) { return e.message } })()", "\"Expected \\\"actual\\\" to be strictly unequal to: 1\""},
+		{"(() => { try { assert.equal(1, 2) } catch (e) { return e.message } })()", "\"1 == 2\""},
+		{"(() => { assert.throws(() => { throw new TypeError('x') }, TypeError); assert.throws(() => { throw new Error('boom 42') }, /boom \\d+/); assert.throws(() => { throw Object.assign(new Error('e'), { code: 'E1' }) }, { code: 'E1', message: /^e$/ }); return 'passed' })()", "\"passed\""},
+		{"(() => { try { assert.throws(() => {}) } catch (e) { return e.message } })()", "\"Missing expected exception.\""},
+		{"(() => { try { assert.throws(() => {}, TypeError) } catch (e) { return e.message } })()", "\"Missing expected exception (TypeError).\""},
+		{"(() => { try { assert.throws(() => { throw new RangeError('r') }, TypeError) } catch (e) { return [e.name, e.message] } })()", "[\"AssertionError\",\"The error is expected to be an instance of \\\"TypeError\\\". Received \\\"RangeError\\\"\\n\\nError message:\\n\\nr\"]"},
+		{"(() => { try { assert.doesNotThrow(() => { throw new Error('no') }) } catch (e) { return e.message } })()", "\"Got unwanted exception.\\nActual message: \\\"no\\\"\""},
+		{"(async () => { await assert.rejects(Promise.reject(new Error('x')), Error); return await assert.rejects(Promise.resolve(1)).catch((e) => e.message) })()", "\"Missing expected rejection.\""},
+		{"(() => { try { assert(false) } catch (e) { return [e.code, e.actual, e.expected, e.operator] } })()", "[\"ERR_ASSERTION\",false,true,\"==\"]"},
+		{"(() => { try { assert.ok(0, 'zero') } catch (e) { return e.message } })()", "\"zero\""},
+		{"(() => { try { assert.fail('boom') } catch (e) { return [e.message, e.code] } })()", "[\"boom\",\"ERR_ASSERTION\"]"},
+		{"(() => { try { assert.ifError(new Error('bad')) } catch (e) { return e.message } })()", "\"ifError got unwanted exception: bad\""},
+		{"(() => { try { assert.match('abc', /x/) } catch (e) { return e.message } })()", "\"The input did not match the regular expression /x/. Input:\\n\\n'abc'\\n\""},
+		{"[assert.strict === strict, strict.equal === strict.strictEqual, typeof assert.AssertionError, new assert.AssertionError({ message: 'm' }).code]", "[true,true,\"function\",\"ERR_ASSERTION\"]"},
+		{"(() => { try { strict.equal(1, '1') } catch (e) { return e.code } })()", "\"ERR_ASSERTION\""},
+		{"[util.isDeepStrictEqual(new Set([1, 2]), new Set([2, 1])), util.isDeepStrictEqual([1, 2], [1, 2, 3]), util.isDeepStrictEqual(new Uint8Array([1]), Buffer.from([1])), util.isDeepStrictEqual(NaN, NaN), util.isDeepStrictEqual({ a: undefined }, {}), util.isDeepStrictEqual(/a/g, /a/g), util.isDeepStrictEqual(new Error('x'), new Error('y'))]", "[true,false,false,true,false,true,false]"},
+		{"(() => { const a = { x: 1 }; a.self = a; const b = { x: 1 }; b.self = b; return util.isDeepStrictEqual(a, b) })()", "true"},
+	})
+}

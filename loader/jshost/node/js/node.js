@@ -291,13 +291,7 @@
       const cb = args.pop()
       fn.apply(this, args).then((v) => cb(null, v), (e) => cb(e))
     }
-    const isDeepStrictEqual = (a, b) => {
-      if (Object.is(a, b)) return true
-      if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-      if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false
-      const ka = Object.keys(a), kb = Object.keys(b)
-      return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && isDeepStrictEqual(a[k], b[k]))
-    }
+    const isDeepStrictEqual = (a, b) => deepEqual(a, b, true)
     const types = {
       isDate: (v) => v instanceof Date, isRegExp: (v) => v instanceof RegExp, isPromise: (v) => v instanceof Promise,
       isMap: (v) => v instanceof Map, isSet: (v) => v instanceof Set, isTypedArray: (v) => ArrayBuffer.isView(v) && !(v instanceof DataView),
@@ -765,5 +759,180 @@
     return m
   }
 
-  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance, stringDecoder, timersPromises, querystring, tty }
+  // deepEqual is Node's isDeepStrictEqual (strict) and assert.deepEqual's
+  // loose comparison: prototypes and tags (strict), Date, RegExp, boxed
+  // primitives, errors, typed arrays and buffers, Map, Set, own enumerable
+  // keys (and symbols, strict), cycles.
+  function deepEqual(a, b, strict, memo) {
+    if (strict ? Object.is(a, b) : (a == b || (a !== a && b !== b))) return true // eslint-disable-line eqeqeq
+    if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+      return !strict && (typeof a !== 'object' || a === null) && (typeof b !== 'object' || b === null) ? a == b : false // eslint-disable-line eqeqeq
+    }
+    const tag = Object.prototype.toString.call(a)
+    if (tag !== Object.prototype.toString.call(b)) return false
+    if (strict && Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false
+    if (Array.isArray(a) !== Array.isArray(b)) return false
+    if (!memo) memo = new Map()
+    let seen = memo.get(a)
+    if (seen && seen.has(b)) return true
+    if (!seen) { seen = new Set(); memo.set(a, seen) }
+    seen.add(b)
+    if (a instanceof Date) { if (a.getTime() !== b.getTime()) return false }
+    else if (a instanceof RegExp) { if (a.source !== b.source || a.flags !== b.flags || a.lastIndex !== b.lastIndex) return false }
+    else if (a instanceof Error) { if (a.message !== b.message || a.name !== b.name) return false }
+    else if (['[object Number]', '[object String]', '[object Boolean]', '[object BigInt]', '[object Symbol]'].includes(tag)) { if (!Object.is(a.valueOf(), b.valueOf())) return false }
+    if (ArrayBuffer.isView(a) || a instanceof ArrayBuffer) {
+      const x = a instanceof ArrayBuffer ? new Uint8Array(a) : new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
+      const y = b instanceof ArrayBuffer ? new Uint8Array(b) : new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
+      if (x.length !== y.length) return false
+      if (!strict && !(a instanceof ArrayBuffer) && !(a instanceof Uint8Array) && !(a instanceof DataView)) {
+        if (a.length !== b.length) return false
+        for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i], false, memo)) return false
+      } else {
+        for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false
+      }
+    }
+    if (a instanceof Map) {
+      if (a.size !== b.size) return false
+      const pending = []
+      for (const [k, v] of a) {
+        if ((typeof k !== 'object' || k === null) && b.has(k)) { if (!deepEqual(v, b.get(k), strict, memo)) return false } else pending.push([k, v])
+      }
+      const rest = [...b].filter(([k]) => (typeof k === 'object' && k !== null) || !a.has(k))
+      for (const [k, v] of pending) {
+        const i = rest.findIndex(([k2, v2]) => deepEqual(k, k2, strict, memo) && deepEqual(v, v2, strict, memo))
+        if (i < 0) return false
+        rest.splice(i, 1)
+      }
+    } else if (a instanceof Set) {
+      if (a.size !== b.size) return false
+      const pending = []
+      for (const v of a) if (!((typeof v !== 'object' || v === null) && b.has(v))) pending.push(v)
+      const rest = [...b].filter((v) => (typeof v === 'object' && v !== null) || !a.has(v))
+      for (const v of pending) {
+        const i = rest.findIndex((w) => deepEqual(v, w, strict, memo))
+        if (i < 0) return false
+        rest.splice(i, 1)
+      }
+    }
+    const keys = (o) => {
+      let k = Object.keys(o)
+      if (ArrayBuffer.isView(o)) k = k.filter((x) => !/^(0|[1-9][0-9]*)$/.test(x))
+      if (strict) k = k.concat(Object.getOwnPropertySymbols(o).filter((sym) => Object.prototype.propertyIsEnumerable.call(o, sym)))
+      return k
+    }
+    if (Array.isArray(a) && a.length !== b.length) return false
+    const ka = keys(a), kb = keys(b)
+    if (ka.length !== kb.length) return false
+    for (const k of ka) {
+      if (!Object.prototype.propertyIsEnumerable.call(b, k)) return false
+      if (!deepEqual(a[k], b[k], strict, memo)) return false
+    }
+    return true
+  }
+
+  // assert is node:assert (and node:assert/strict).
+  function assert(strictMode) {
+    const inspect = (v) => n.util.inspect(v)
+    class AssertionError extends Error {
+      constructor(options) {
+        super(options.message)
+        this.name = 'AssertionError'
+        this.code = 'ERR_ASSERTION'
+        this.actual = options.actual
+        this.expected = options.expected
+        this.operator = options.operator
+        this.generatedMessage = !options.userMessage
+      }
+    }
+    const fail = (actual, expected, message, operator, generated) => {
+      if (message instanceof Error) throw message
+      throw new AssertionError({ message: message !== undefined ? String(message) : generated(), actual, expected, operator, userMessage: message !== undefined })
+    }
+    const ok = (...args) => {
+      if (args.length === 0) fail(undefined, true, undefined, '==', () => 'No value argument passed to `assert.ok()`')
+      if (!args[0]) fail(args[0], true, args[1], '==', () => `The expression evaluated to a falsy value:\n\n  assert.ok(${inspect(args[0])})\n`)
+    }
+    const m = function assert(...args) { ok(...args) }
+    m.ok = ok
+    m.AssertionError = AssertionError
+    m.fail = (message = 'Failed') => { if (message instanceof Error) throw message; throw new AssertionError({ message, operator: 'fail', userMessage: true }) }
+    m.strictEqual = (a, b, message) => {
+      if (Object.is(a, b)) return
+      const x = inspect(a), y = inspect(b)
+      // Node adds the comparison to a message of the caller's too when it
+      // is one line each.
+      const also = !x.includes('\n') && !y.includes('\n') && typeof message === 'string' ? `\n\n${x} !== ${y}\n` : ''
+      fail(a, b, message === undefined || also === '' ? message : message + also, 'strictEqual', () => `Expected values to be strictly equal:\n\n${x} !== ${y}\n`)
+    }
+    m.notStrictEqual = (a, b, message) => { if (Object.is(a, b)) fail(a, b, message, 'notStrictEqual', () => `Expected "actual" to be strictly unequal to: ${inspect(b)}`) }
+    m.deepStrictEqual = (a, b, message) => { if (!deepEqual(a, b, true)) fail(a, b, message, 'deepStrictEqual', () => `Expected values to be strictly deep-equal:\n+ actual - expected\n\n+ ${inspect(a)}\n- ${inspect(b)}`) }
+    m.notDeepStrictEqual = (a, b, message) => { if (deepEqual(a, b, true)) fail(a, b, message, 'notDeepStrictEqual', () => `Expected "actual" not to be strictly deep-equal to: ${inspect(b)}`) }
+    m.equal = (a, b, message) => { if (!(a == b || (a !== a && b !== b))) fail(a, b, message, '==', () => `${inspect(a)} == ${inspect(b)}`) } // eslint-disable-line eqeqeq
+    m.notEqual = (a, b, message) => { if (a == b || (a !== a && b !== b)) fail(a, b, message, '!=', () => `${inspect(a)} != ${inspect(b)}`) } // eslint-disable-line eqeqeq
+    m.deepEqual = (a, b, message) => { if (!deepEqual(a, b, false)) fail(a, b, message, 'deepEqual', () => `Expected values to be loosely deep-equal:\n\n${inspect(a)}\n\nshould loosely deep-equal\n\n${inspect(b)}`) }
+    m.notDeepEqual = (a, b, message) => { if (deepEqual(a, b, false)) fail(a, b, message, 'notDeepEqual', () => `"actual" deepEqual "expected"`) }
+    m.match = (s, re, message) => { if (typeof s !== 'string' || !re.test(s)) fail(s, re, message, 'match', () => `The input did not match the regular expression ${re}. Input:\n\n${inspect(s)}\n`) }
+    m.doesNotMatch = (s, re, message) => { if (typeof s === 'string' && re.test(s)) fail(s, re, message, 'doesNotMatch', () => `The input was expected to not match the regular expression ${re}. Input:\n\n${inspect(s)}\n`) }
+    m.ifError = (v) => { if (v !== null && v !== undefined) { const msg = v && v.message !== undefined ? v.message : inspect(v); throw new AssertionError({ message: 'ifError got unwanted exception: ' + msg, actual: v, expected: null, operator: 'ifError' }) } }
+    // check is what throws/rejects do with what was thrown.
+    const check = (err, expected, message, op) => {
+      if (expected === undefined) return
+      if (typeof expected === 'function') {
+        if (expected.prototype !== undefined && err instanceof expected) return
+        if (Error.isPrototypeOf(expected) || expected === Error) {
+          const got = err !== null && typeof err === 'object' && err.constructor ? err.constructor.name : typeof err
+          fail(err, expected, message, op, () => `The error is expected to be an instance of "${expected.name}". Received "${got}"\n\nError message:\n\n${err && err.message}`)
+        }
+        if (expected.call({}, err) === true) return
+        fail(err, expected, message, op, () => `The ${expected.name ? `"${expected.name}" ` : ''}validation function is expected to return "true". Received ${inspect(false)}`)
+      }
+      if (expected instanceof RegExp) {
+        if (expected.test(String(err))) return
+        fail(err, expected, message, op, () => `The input did not match the regular expression ${expected}. Input:\n\n${inspect(String(err))}\n`)
+      }
+      if (typeof expected === 'object' && expected !== null) {
+        for (const k of Object.keys(expected)) {
+          const want = expected[k], got = err == null ? undefined : err[k]
+          const same = want instanceof RegExp && typeof got === 'string' ? want.test(got) : deepEqual(got, want, true)
+          if (!same) fail(err, expected, message, op, () => `Expected values to be strictly deep-equal:\n+ actual - expected\n\n  Comparison {\n+   ${k}: ${inspect(got)}\n-   ${k}: ${inspect(want)}\n  }`)
+        }
+      }
+    }
+    const missing = (expected, message, op, what) => {
+      let msg = `Missing expected ${what}`
+      if (typeof expected === 'function' && expected.name) msg += ` (${expected.name})`
+      msg += typeof message === 'string' ? `: ${message}` : '.'
+      throw new AssertionError({ message: msg, expected, operator: op, userMessage: false })
+    }
+    const NONE = {}
+    m.throws = (fn, expected, message) => {
+      if (typeof expected === 'string') { message = expected; expected = undefined }
+      let err = NONE
+      try { fn() } catch (e) { err = e }
+      if (err === NONE) missing(expected, message, 'throws', 'exception')
+      check(err, expected, message, 'throws')
+    }
+    m.doesNotThrow = (fn, expected, message) => {
+      if (typeof expected === 'string') message = expected
+      try { fn() } catch (e) { throw new AssertionError({ message: `Got unwanted exception${typeof message === 'string' ? ': ' + message : '.'}\nActual message: "${e && e.message}"`, actual: e, operator: 'doesNotThrow' }) }
+    }
+    m.rejects = async (p, expected, message) => {
+      if (typeof expected === 'string') { message = expected; expected = undefined }
+      let err = NONE
+      try { await (typeof p === 'function' ? p() : p) } catch (e) { err = e }
+      if (err === NONE) missing(expected, message, 'rejects', 'rejection')
+      check(err, expected, message, 'rejects')
+    }
+    m.doesNotReject = async (p, expected, message) => {
+      if (typeof expected === 'string') message = expected
+      try { await (typeof p === 'function' ? p() : p) } catch (e) { throw new AssertionError({ message: `Got unwanted rejection${typeof message === 'string' ? ': ' + message : '.'}\nActual message: "${e && e.message}"`, actual: e, operator: 'doesNotReject' }) }
+    }
+    if (strictMode) { m.equal = m.strictEqual; m.notEqual = m.notStrictEqual; m.deepEqual = m.deepStrictEqual; m.notDeepEqual = m.notDeepStrictEqual }
+    m.strict = strictMode ? m : assert(true)
+    m.default = m
+    return m
+  }
+
+  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance, stringDecoder, timersPromises, querystring, tty, assert }
 })
