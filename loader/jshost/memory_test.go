@@ -39,6 +39,7 @@ var bombs = []struct{ name, code, want string }{
 	{"Buffer(n)", "Buffer(2**33)", "this allocation (8 GiB)"},
 	{"Buffer.allocUnsafe", "Buffer.allocUnsafe(2**33)", "this allocation (8 GiB)"},
 	{"Buffer.from a long string", "Buffer.from('x'.repeat(12e6), 'utf16le')", "this allocation (34.3 MiB)"},
+	{"gunzip of a bomb", "const z = require('node:zlib'); const g = z.gzipSync(Buffer.alloc(2**23)); z.gunzipSync(Buffer.concat(Array(8).fill(g)))", "memory limit of 32 MiB"},
 	{"Buffer.concat", "const b = Buffer.alloc(2**19); Buffer.concat(Array(100).fill(b))", "this allocation (50 MiB)"},
 	{"JSON.parse of a huge text", "JSON.parse('[1' + ',1'.repeat(1e6) + ']')", "over the tool's memory limit"},
 	{"JSON.parse nested", "JSON.parse('['.repeat(1e5) + ']'.repeat(1e5))", "nests 100000 levels deep"},

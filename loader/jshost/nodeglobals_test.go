@@ -95,3 +95,22 @@ func TestNodeAssert(t *testing.T) {
 		{"(() => { const a = { x: 1 }; a.self = a; const b = { x: 1 }; b.self = b; return util.isDeepStrictEqual(a, b) })()", "true"},
 	})
 }
+
+// node:zlib one-shot forms (wants printed by Node 20; zlib.crc32 is
+// Node 22's, checked by hand).
+func TestNodeZlib(t *testing.T) {
+	checkLikeNode(t, "import zlib from 'node:zlib'", []nodeCase{
+		{"[zlib.gunzipSync(zlib.gzipSync('hello ' + 'x'.repeat(50))).toString().length, zlib.inflateSync(zlib.deflateSync(Buffer.from('abc'), { level: 9 })).toString(), zlib.inflateRawSync(zlib.deflateRawSync(new Uint8Array([1, 2, 3]))).join(','), zlib.unzipSync(zlib.gzipSync('g')).toString(), zlib.unzipSync(zlib.deflateSync('d')).toString()]", "[56,\"abc\",\"1,2,3\",\"g\",\"d\"]"},
+		{"zlib.gunzipSync(Buffer.from('H4sIAAAAAAAAA8tIzcnJV8hAJ7kAAIhZCxgAAAA=', 'base64')).toString()", "\"hello hello hello hello\\n\""},
+		{"zlib.inflateSync(Buffer.from('eJzLSM3JyVcozy/KSQEAGgsEXQ==', 'base64')).toString()", "\"hello world\""},
+		{"zlib.brotliDecompressSync(zlib.brotliCompressSync('brotli '.repeat(10), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } })).toString().length", "70"},
+		{"zlib.brotliDecompressSync(Buffer.from('iwWAaGVsbG8gYnJvdGxpAw==', 'base64')).toString()", "\"hello brotli\""},
+		{"(() => { try { zlib.gunzipSync(Buffer.from('not gzip')) } catch (e) { return [e.message, e.code, e.errno] } })()", "[\"incorrect header check\",\"Z_DATA_ERROR\",-3]"},
+		{"(() => { try { zlib.gunzipSync(zlib.gzipSync('truncated input here').subarray(0, 15)) } catch (e) { return [e.message, e.code, e.errno] } })()", "[\"unexpected end of file\",\"Z_BUF_ERROR\",-5]"},
+		{"(() => { try { zlib.inflateSync(Buffer.from('xx')) } catch (e) { return [e.message, e.code] } })()", "[\"incorrect header check\",\"Z_DATA_ERROR\"]"},
+		{"(async () => await new Promise((res) => zlib.gzip('cb', (err, buf) => zlib.gunzip(buf, (e2, out) => res([err, e2, out.toString()])))))()", "[null,null,\"cb\"]"},
+		{"(async () => await new Promise((res) => zlib.gunzip(Buffer.from('bad!'), (err) => res([err.code]))))()", "[\"Z_DATA_ERROR\"]"},
+		{"[zlib.gzipSync('x').subarray(0, 3).toString('hex'), zlib.constants.Z_BEST_COMPRESSION, zlib.Z_DEFAULT_COMPRESSION, typeof zlib.createGzip]", "[\"1f8b08\",9,-1,\"function\"]"},
+		{"[zlib.crc32('hello'), zlib.crc32('world', zlib.crc32('hello '))]", "[907060870,222957957]"},
+	})
+}

@@ -42,6 +42,7 @@ func Platform() rt.Platform {
 			"crypto":      cryptoModule,
 			"util":        utilModule,
 			"events":      eventsModule,
+			"zlib":        zlibModule,
 			"perf_hooks":  func(r *rt.Runtime) goja.Value { return perfHooks(r) },
 			"process":     func(r *rt.Runtime) goja.Value { return process(r) },
 			// Small modules written in js/node.js.

@@ -934,5 +934,23 @@
     return m
   }
 
-  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance, stringDecoder, timersPromises, querystring, tty, assert }
+  // zlib adds the callback forms to node:zlib's Sync functions (z): the
+  // result or error arrives after the call, as in Node.
+  function zlib(z) {
+    for (const k of Object.keys(z)) {
+      if (!k.endsWith('Sync')) continue
+      const f = z[k]
+      z[k.slice(0, -4)] = (data, opts, cb) => {
+        if (typeof opts === 'function') { cb = opts; opts = undefined }
+        if (typeof cb !== 'function') { const e = new TypeError('The "callback" argument must be of type function. Received ' + typeof cb); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
+        let r, err = null
+        try { r = f(data, opts) } catch (e) { err = e }
+        Promise.resolve().then(() => cb(err, r))
+      }
+    }
+    z.default = z
+    return z
+  }
+
+  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance, stringDecoder, timersPromises, querystring, tty, assert, zlib }
 })
