@@ -11,5 +11,8 @@ func TestNodeErrorStatics(t *testing.T) {
 		{`(() => { try { Error.captureStackTrace(1); return 'ok' } catch (e) { return e.name } })()`, `"TypeError"`},
 		{`(() => { class E extends Error { constructor(m) { super(m); this.name = 'E'; Error.captureStackTrace(this, E) } } const e = new E('m'); return [e.stack.split('\n')[0], Object.keys(e), JSON.stringify(e), e instanceof E] })()`, `["E: m",["name"],"{\"name\":\"E\"}",true]`},
 		{`(() => { const o = {}; const before = Error.stackTraceLimit; Error.stackTraceLimit = 0; Error.captureStackTrace(o); Error.stackTraceLimit = before; return [o.stack, typeof before] })()`, `["Error","number"]`},
+		// A prepareStackTrace of the tool's own gets call sites (depd does this).
+		{`(() => { const prev = Error.prepareStackTrace; Error.prepareStackTrace = (_, stack) => stack; const o = {}; function here() { Error.captureStackTrace(o) } here(); const s = o.stack; Error.prepareStackTrace = prev; return [Array.isArray(s), ['string', 'undefined'].includes(typeof s[0].getFileName()), typeof s[0].getLineNumber(), s[0].getFunctionName(), typeof s[0].isNative()] })()`, `[true,true,"number","here","boolean"]`},
+		{`(() => { const prev = Error.prepareStackTrace; Error.prepareStackTrace = (e, stack) => 'custom ' + e.name + ' ' + stack.length; const o = { name: 'N' }; Error.captureStackTrace(o); const s = o.stack; Error.prepareStackTrace = prev; return s.startsWith('custom N ') })()`, `true`},
 	})
 }
