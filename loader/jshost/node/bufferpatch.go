@@ -16,7 +16,7 @@ func completeBuffer(r *rt.Runtime, b *goja.Object) *goja.Object {
 	nb := vm.NewObject()
 	bytesOf := func(v goja.Value, name string) []byte {
 		if o, ok := v.(*goja.Object); ok {
-			if b, ok := o.Export().([]byte); ok {
+			if b, ok := exportBytes(o); ok {
 				return b
 			}
 		}
@@ -51,7 +51,7 @@ func completeBuffer(r *rt.Runtime, b *goja.Object) *goja.Object {
 		o, ok := c.This.(*goja.Object)
 		data, isBytes := []byte(nil), false
 		if ok {
-			data, isBytes = o.Export().([]byte)
+			data, isBytes = exportBytes(o)
 		}
 		if !isBytes {
 			panic(vm.NewTypeError(`The "this" argument must be an instance of Buffer or Uint8Array`))
@@ -146,4 +146,18 @@ func byteLength(s goja.Value, enc string) int64 {
 		}
 	}
 	return total
+}
+
+// exportBytes is the bytes of a Uint8Array (or Buffer) without copying.
+// An empty view at the end of its buffer is answered without Export: goja
+// computes a pointer past the end for it (fatal under checkptr, -race).
+func exportBytes(o *goja.Object) ([]byte, bool) {
+	if o.ExportType() != typeBytes {
+		return nil, false
+	}
+	if n := o.Get("byteLength"); n != nil && n.ToInteger() == 0 {
+		return []byte{}, true
+	}
+	b, ok := o.Export().([]byte)
+	return b, ok
 }

@@ -105,7 +105,7 @@ func stream(r *rt.Runtime, level slog.Level, fd int) *goja.Object {
 	_ = s.Set("write", func(c goja.FunctionCall) goja.Value {
 		text := c.Argument(0).String()
 		if o, ok := c.Argument(0).(*goja.Object); ok {
-			if b, ok := o.Export().([]byte); ok {
+			if b, ok := exportBytes(o); ok {
 				text = string(b)
 			}
 		}

@@ -129,9 +129,13 @@ func zlibInput(r *rt.Runtime, v goja.Value) []byte {
 		return []byte(s.String())
 	}
 	if o, ok := v.(*goja.Object); ok {
+		if b, ok := exportBytes(o); ok {
+			return b
+		}
+		if n := o.Get("byteLength"); n != nil && n.ToInteger() == 0 {
+			return nil
+		}
 		switch x := o.Export().(type) {
-		case []byte:
-			return x
 		case goja.ArrayBuffer:
 			return x.Bytes()
 		}

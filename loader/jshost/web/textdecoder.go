@@ -48,7 +48,12 @@ func textDecode(r *rt.Runtime) func(enc string, v goja.Value, fatal, stream bool
 		panic(vm.NewTypeError("The encoded data was not valid for encoding " + enc))
 	}
 	return func(enc string, v goja.Value, fatal, stream bool) []any {
-		b := buffer.DecodeBytes(vm, v, goja.Undefined())
+		var b []byte
+		// An empty view is not exported: at the end of its buffer goja
+		// would point past it (fatal under checkptr, -race).
+		if o, ok := v.(*goja.Object); !ok || o.Get("byteLength") == nil || o.Get("byteLength").ToInteger() != 0 {
+			b = buffer.DecodeBytes(vm, v, goja.Undefined())
+		}
 		switch enc {
 		case "windows-1252":
 			u := make([]uint16, len(b))

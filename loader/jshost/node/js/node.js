@@ -382,6 +382,9 @@
 
     B.from = function from(v, a, b) {
       if (typeof v === 'string') return wrap(nb.decode(v, a))
+      // goja_nodejs exports the view; an empty one at the end of its
+      // buffer makes goja point past it (fatal under checkptr).
+      if (ArrayBuffer.isView(v) && v.byteLength === 0) return alloc0(0)
       return from0(v, a, b)
     }
     B.of = function of(...items) { return from0(items) }
@@ -663,7 +666,7 @@
         if (!ArrayBuffer.isView(buf)) { const e = new TypeError('The "buf" argument must be an instance of Buffer, TypedArray, or DataView.'); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
         const b = this._rest.length ? Buf.concat([this._rest, Buf.from(buf.buffer, buf.byteOffset, buf.byteLength)]) : Buf.from(buf.buffer, buf.byteOffset, buf.byteLength)
         const k = incomplete(b, this.encoding)
-        this._rest = Buf.from(b.subarray(b.length - k))
+        this._rest = k > 0 ? Buf.from(b.subarray(b.length - k)) : Buf.alloc(0)
         return b.toString(this.encoding, 0, b.length - k)
       }
       end(buf) {
