@@ -3,6 +3,7 @@ module github.com/beeuni/beeuni
 go 1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/compose-spec/compose-go/v2 v2.16.2
 	github.com/dlclark/regexp2/v2 v2.5.2
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b

@@ -175,7 +175,7 @@ export default {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(got)
-	want := `{"abort":[true,"AbortError",true],"b64":["aGkh","hi!","aGkh","hi!"],"clone":[true,true,true,1,2],"env":["string","v"],"events":[5,"ok"],"headers":["1, 2",true],"hex":"01ff","micro":["micro"],"os":["\n","string",true,true],"path":["/b/c/","` + root + `/x","r",".gz","/a","../c/d",false],"response":[201,true,1],"text":"añb€","timeoutSignal":"TimeoutError","timers":3,"url":["example.com","/a/b","2","https://example.com/a/b?x=1\u0026y=2\u0026z=3#h","https://example.com/c","/tmp/x"],"usp":"a=1\u0026b=two+words","util":["a=5 {\"k\":1}","{\"a\":[1]}",42]}`
+	want := `{"abort":[true,"AbortError",true],"b64":["aGkh","hi!","aGkh","hi!"],"clone":[true,true,true,1,2],"env":["string","v"],"events":[5,"ok"],"headers":["1, 2",true],"hex":"01ff","micro":["micro"],"os":["\n","string",true,true],"path":["/b/c/","` + root + `/x","r",".gz","/a","../c/d",false],"response":[201,true,1],"text":"añb€","timeoutSignal":"TimeoutError","timers":3,"url":["example.com","/a/b","2","https://example.com/a/b?x=1\u0026y=2\u0026z=3#h","https://example.com/c","/tmp/x"],"usp":"a=1\u0026b=two+words","util":["a=5 {\"k\":1}","{ a: [ 1 ] }",42]}`
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
 	}

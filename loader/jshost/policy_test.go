@@ -143,3 +143,32 @@ func TestEnvPolicy(t *testing.T) {
 		t.Fatalf("got %+v %v", r, err)
 	}
 }
+
+// TestRecursiveReaddirPolicy: readdir { recursive } asks the policy for
+// every folder it opens: a private folder inside a readable one is
+// refused, not listed.
+func TestRecursiveReaddirPolicy(t *testing.T) {
+	ws := t.TempDir()
+	private := filepath.Join(ws, "b", "private")
+	for _, d := range []string{filepath.Join(ws, "a"), private} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(private, "signing.key"), []byte("KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	root := project(t, map[string]string{"tools/t.ts": tool(`async execute(a) {
+		const fs = require('node:fs')
+		const out = [fs.readdirSync(a.ws + '/a', { recursive: true }).length]
+		try { out.push(fs.readdirSync(a.ws, { recursive: true }).join(',')) } catch (e) { out.push(e.code + ' ' + e.path) }
+		out.push(await fs.promises.readdir(a.ws, { recursive: true }).then((l) => l.join(','), (e) => e.code))
+		return out.join('\n') }`)})
+	s, _ := loadTools(t, root, Options{Directory: ws, Policy: policy.Config{Private: []string{private}}}, "tools/t.ts")
+	mustLoad(t, s)
+	r := call(t, s, "t", `{"ws":"`+ws+`"}`)
+	want := "0\nEACCES " + private + "\nEACCES"
+	if r.IsError || r.Output != want {
+		t.Fatalf("got %+v, want %q", r, want)
+	}
+}

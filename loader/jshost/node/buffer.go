@@ -23,7 +23,8 @@ var typeBytes = reflect.TypeFor[[]byte]()
 // process, and a string of a 256 MiB buffer in hex is 1 GiB.
 func guardedBuffer(r *rt.Runtime, mod *goja.Object) *goja.Object {
 	rt.Local(r, guardedKey{}, func() bool {
-		b := mod.Get("Buffer").ToObject(r.VM)
+		b := completeBuffer(r, mod.Get("Buffer").ToObject(r.VM))
+		_ = mod.Set("Buffer", b)
 		size := func(c goja.FunctionCall) float64 { return c.Argument(0).ToFloat() }
 		limits.Guard(r, b, "alloc", size)
 		limits.Guard(r, b, "concat", func(c goja.FunctionCall) float64 {

@@ -21,7 +21,11 @@ import (
 // fsModule is node:fs: the synchronous API below, with the callback forms
 // made from it in js/node.js.
 func fsModule(r *rt.Runtime) goja.Value {
-	return jsModule(r, "fsCallbacks", fsys{r}.syncModule())
+	fs := jsModule(r, "fsCallbacks", fsys{r}.syncModule()).ToObject(r.VM)
+	// fs.promises is node:fs/promises itself (the same functions).
+	promises := r.VM.ToValue(func() goja.Value { return r.Require("fs/promises") })
+	_ = fs.DefineAccessorProperty("promises", promises, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	return fs
 }
 
 // fsPromisesModule is node:fs/promises over node:fs, made in js/node.js.
@@ -55,18 +59,19 @@ func (f fsys) syncModule() *goja.Object {
 		name := read(v, "open")
 		b := f.readFile(name)
 		if enc := encodingOf(vm, opts); enc != nil {
-			return buffer.EncodeBytes(vm, b, enc)
+			return encodeBytes(vm, b, codecOf(f.r, enc))
 		}
 		return buffer.WrapBytes(vm, b)
 	})
 	writeFile := func(flag int) func(v, data, opts goja.Value) {
 		return func(v, data, opts goja.Value) {
 			name := write(v, "open")
-			enc := encodingOf(vm, opts)
-			if enc == nil {
-				enc = goja.Undefined()
+			var b []byte
+			if _, ok := data.(goja.String); ok {
+				b = decodeString(data, codecOf(f.r, encodingOf(vm, opts)))
+			} else {
+				b = buffer.DecodeBytes(vm, data, goja.Undefined())
 			}
-			b := buffer.DecodeBytes(vm, data, enc)
 			file, err := os.OpenFile(name, flag, 0o644)
 			f.fsCheck(err, "open", name)
 			_, err = file.Write(b)
@@ -93,19 +98,36 @@ func (f fsys) syncModule() *goja.Object {
 	})
 	set("readdirSync", func(v, opts goja.Value) goja.Value {
 		name := read(v, "scandir")
-		ents, err := os.ReadDir(name)
-		f.fsCheck(err, "scandir", name)
-		f.r.Alloc(int64(len(ents)) * 64)
-		if !optBool(vm, opts, "withFileTypes") {
-			names := make([]any, len(ents))
-			for i, e := range ents {
-				names[i] = e.Name()
+		types := optBool(vm, opts, "withFileTypes")
+		var out []any
+		// recursive lists folders breadth first, as Node, names relative
+		// to name; it does not descend into symbolic links, and asks the
+		// policy for every folder it opens (one may be private).
+		queue := []string{""}
+		for len(queue) > 0 {
+			rel := queue[0]
+			queue = queue[1:]
+			dir, real := name, name
+			if rel != "" {
+				dir = filepath.Join(name, rel)
+				real = read(vm.ToValue(dir), "scandir")
 			}
-			return vm.ToValue(names)
+			ents, err := os.ReadDir(real)
+			f.fsCheck(err, "scandir", dir)
+			f.r.Alloc(int64(len(out)+len(ents)) * 64)
+			for _, e := range ents {
+				if types {
+					out = append(out, f.dirent(e.Name(), dir, e.Type()))
+				} else {
+					out = append(out, filepath.Join(rel, e.Name()))
+				}
+				if e.IsDir() && optBool(vm, opts, "recursive") {
+					queue = append(queue, filepath.Join(rel, e.Name()))
+				}
+			}
 		}
-		out := make([]any, len(ents))
-		for i, e := range ents {
-			out[i] = f.dirent(e.Name(), name, e.Type())
+		if out == nil {
+			out = []any{}
 		}
 		return vm.ToValue(out)
 	})

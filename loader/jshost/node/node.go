@@ -19,6 +19,15 @@ func Platform() rt.Platform {
 	return rt.Platform{
 		Install: func(r *rt.Runtime) error {
 			installBuffer(r)
+			installErrorStatics(r)
+			installGlobals(r)
+			if err := installES(r); err != nil {
+				return err
+			}
+			g := r.VM.GlobalObject()
+			if err := g.DefineDataProperty("global", g, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+				return err
+			}
 			r.LazyGlobal("process", true, func() goja.Value { return process(r) })
 			return nil
 		},
@@ -33,6 +42,16 @@ func Platform() rt.Platform {
 			"crypto":      cryptoModule,
 			"util":        utilModule,
 			"events":      eventsModule,
+			"zlib":        zlibModule,
+			"perf_hooks":  func(r *rt.Runtime) goja.Value { return perfHooks(r) },
+			"process":     func(r *rt.Runtime) goja.Value { return process(r) },
+			// Small modules written in js/node.js.
+			"string_decoder":  func(r *rt.Runtime) goja.Value { return jsModule(r, "stringDecoder") },
+			"timers/promises": func(r *rt.Runtime) goja.Value { return jsModule(r, "timersPromises") },
+			"querystring":     func(r *rt.Runtime) goja.Value { return jsModule(r, "querystring") },
+			"tty":             func(r *rt.Runtime) goja.Value { return jsModule(r, "tty") },
+			"assert":          func(r *rt.Runtime) goja.Value { return jsModule(r, "assert", r.VM.ToValue(false)) },
+			"assert/strict":   func(r *rt.Runtime) goja.Value { return r.Require("assert").ToObject(r.VM).Get("strict") },
 		},
 	}
 }
@@ -44,6 +63,26 @@ var nodeJS string
 // and may run in any number of runtimes.
 var nodeProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("beeuni:node.js", nodeJS, true) })
 
+//go:embed js/inspect.js
+var inspectJS string
+
+var inspectProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("beeuni:inspect.js", inspectJS, true) })
+
+// runFactory runs a program that evaluates to function (g, n) and calls it.
+func runFactory(r *rt.Runtime, p *goja.Program, n *goja.Object) *goja.Object {
+	vm := r.VM
+	fv, err := vm.RunProgram(p)
+	if err != nil {
+		panic(err)
+	}
+	fn, _ := goja.AssertFunction(fv)
+	f, err := fn(goja.Undefined(), vm.GlobalObject(), n)
+	if err != nil {
+		panic(err)
+	}
+	return f.ToObject(vm)
+}
+
 type factoriesKey struct{}
 
 // jsModule calls the factory name of js/node.js with args. js/node.js
@@ -54,16 +93,21 @@ func jsModule(r *rt.Runtime, name string, args ...goja.Value) goja.Value {
 		n := vm.NewObject()
 		_ = n.Set("format", func(c goja.FunctionCall) goja.Value { return vm.ToValue(r.Format(c.Arguments)) })
 		_ = n.Set("inspect", func(v goja.Value) string { return r.Inspect(v) })
-		fv, err := vm.RunProgram(nodeProgram())
-		if err != nil {
-			panic(err)
-		}
-		fn, _ := goja.AssertFunction(fv)
-		f, err := fn(goja.Undefined(), vm.GlobalObject(), n)
-		if err != nil {
-			panic(err)
-		}
-		return f.ToObject(vm)
+		_ = n.Set("now", func() float64 { return sinceOrigin(r) })
+		_ = n.Set("timeOrigin", float64(origin(r).UnixNano())/1e6)
+		_ = n.Set("promiseState", func(v goja.Value) []any {
+			if p, ok := v.Export().(*goja.Promise); ok {
+				switch p.State() {
+				case goja.PromiseStateFulfilled:
+					return []any{"fulfilled", p.Result()}
+				case goja.PromiseStateRejected:
+					return []any{"rejected", p.Result()}
+				}
+			}
+			return []any{"pending", goja.Undefined()}
+		})
+		_ = n.Set("util", runFactory(r, inspectProgram(), n))
+		return runFactory(r, nodeProgram(), n)
 	})
 	f, _ := goja.AssertFunction(factories.Get(name))
 	v, err := f(goja.Undefined(), args...)

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -11,10 +12,23 @@ import (
 	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
-// process is the part of Node's process a tool reads.
+type processKey struct{}
+
+// process is the part of Node's process a tool reads: the global and
+// node:process, one object per runtime.
 func process(r *rt.Runtime) *goja.Object {
+	return rt.Local(r, processKey{}, func() *goja.Object { return newProcess(r) })
+}
+
+func newProcess(r *rt.Runtime) *goja.Object {
 	vm := r.VM
-	p := vm.NewObject()
+	// An EventEmitter, as in Node (libraries call process.on at import);
+	// its events other than those a tool emits itself never come.
+	ee, _ := goja.AssertConstructor(eventsModule(r))
+	p, err := ee(nil)
+	if err != nil {
+		panic(err)
+	}
 	env := vm.NewObject()
 	for k, v := range r.Host.Env {
 		_ = env.Set(k, v)
@@ -40,10 +54,14 @@ func process(r *rt.Runtime) *goja.Object {
 		_, _ = qm(goja.Undefined(), vm.ToValue(func() { _, _ = fn(goja.Undefined(), args...) }))
 		return goja.Undefined()
 	})
-	start := time.Now()
+	start := origin(r)
 	_ = p.Set("uptime", func() float64 { return time.Since(start).Seconds() })
 	_ = p.Set("hrtime", func(c goja.FunctionCall) goja.Value {
 		ns := time.Since(start).Nanoseconds()
+		// hrtime(prev) is the time since prev, [seconds, nanoseconds].
+		if prev, ok := c.Argument(0).(*goja.Object); ok {
+			ns -= prev.Get("0").ToInteger()*1e9 + prev.Get("1").ToInteger()
+		}
 		return vm.ToValue([]int64{ns / 1e9, ns % 1e9})
 	})
 	hr := p.Get("hrtime").ToObject(vm)
@@ -55,5 +73,49 @@ func process(r *rt.Runtime) *goja.Object {
 		r.Host.Logger.Warn("tool console", slog.String("tool", r.Tool), slog.String("text", r.Format(c.Arguments)))
 		return goja.Undefined()
 	})
+	_ = p.Set("argv0", "beeuni")
+	_ = p.Set("execArgv", []string{})
+	_ = p.Set("title", "beeuni")
+	_ = p.Set("release", map[string]string{"name": "node"})
+	_ = p.Set("memoryUsage", memoryUsage(r))
+	_ = p.Set("stdout", stream(r, slog.LevelInfo, 1))
+	_ = p.Set("stderr", stream(r, slog.LevelWarn, 2))
 	return p
+}
+
+// memoryUsage is process.memoryUsage: the Go heap of the whole host, the
+// nearest it has to Node's numbers.
+func memoryUsage(r *rt.Runtime) goja.Value {
+	read := func() map[string]uint64 {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return map[string]uint64{"rss": m.Sys, "heapTotal": m.HeapSys, "heapUsed": m.HeapAlloc, "external": 0, "arrayBuffers": 0}
+	}
+	f := r.VM.ToValue(func() map[string]uint64 { return read() }).ToObject(r.VM)
+	_ = f.Set("rss", func() uint64 { return read()["rss"] })
+	return f
+}
+
+// stream is process.stdout or process.stderr: not a terminal (no isTTY,
+// as Node's pipes); what a tool writes goes to the log as console output.
+func stream(r *rt.Runtime, level slog.Level, fd int) *goja.Object {
+	vm := r.VM
+	s := vm.NewObject()
+	_ = s.Set("fd", fd)
+	_ = s.Set("write", func(c goja.FunctionCall) goja.Value {
+		text := c.Argument(0).String()
+		if o, ok := c.Argument(0).(*goja.Object); ok {
+			if b, ok := exportBytes(o); ok {
+				text = string(b)
+			}
+		}
+		r.Host.Logger.Log(context.Background(), level, "tool console", slog.String("tool", r.Tool), slog.String("text", text))
+		for _, a := range c.Arguments[1:] {
+			if fn, ok := goja.AssertFunction(a); ok {
+				_, _ = fn(goja.Undefined())
+			}
+		}
+		return vm.ToValue(true)
+	})
+	return s
 }

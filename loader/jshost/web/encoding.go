@@ -1,7 +1,6 @@
 package web
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
@@ -19,6 +18,6 @@ func decoder(r *rt.Runtime) func(v goja.Value, fatal bool) string {
 		if fatal && !utf8.Valid(b) {
 			panic(vm.NewTypeError("The encoded data was not valid for encoding utf-8"))
 		}
-		return strings.ToValidUTF8(string(b), "\uFFFD")
+		return rt.DecodeUTF8(b)
 	}
 }

@@ -66,6 +66,8 @@ func install(r *rt.Runtime) error {
 		return r.Uint8Array([]byte(v.String()))
 	}))
 	must(n.Set("decode", decoder(r)))
+	must(n.Set("textLabel", textLabel))
+	must(n.Set("textDecode", textDecode(r)))
 	must(n.Set("http", func(c goja.FunctionCall) goja.Value { return fetchNative(r, c) }))
 	fv, err := vm.RunProgram(webProgram())
 	if err != nil {

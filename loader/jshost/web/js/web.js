@@ -227,18 +227,41 @@
     class TextEncoder {
       get encoding() { return 'utf-8' }
       encode(s) { return n.encode(s === undefined ? '' : String(s)) }
-      encodeInto(s, dest) { const b = n.encode(String(s)); const k = Math.min(b.length, dest.length); dest.set(b.subarray(0, k)); return { read: s.length, written: k } }
+      // encodeInto writes whole characters only; read counts UTF-16 units.
+      encodeInto(s, dest) {
+        s = String(s)
+        let read = 0, written = 0
+        for (const ch of s) {
+          const c = ch.codePointAt(0)
+          const k = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4
+          if (written + k > dest.length) break
+          written += k; read += ch.length
+        }
+        dest.set(n.encode(s.slice(0, read)).subarray(0, written))
+        return { read, written }
+      }
     }
     class TextDecoder {
       constructor(label, opts) {
-        const l = String(label === undefined ? 'utf-8' : label).toLowerCase()
-        if (l !== 'utf-8' && l !== 'utf8' && l !== 'unicode-1-1-utf-8') throw new RangeError(`The "${label}" encoding is not supported: tools have utf-8 only`)
-        this.encoding = 'utf-8'; this.fatal = !!(opts && opts.fatal); this.ignoreBOM = !!(opts && opts.ignoreBOM)
+        const enc = n.textLabel(String(label === undefined ? 'utf-8' : label))
+        if (enc === '') { const e = new RangeError(`The "${label}" encoding is not supported`); e.code = 'ERR_ENCODING_NOT_SUPPORTED'; throw e }
+        this.encoding = enc; this.fatal = !!(opts && opts.fatal); this.ignoreBOM = !!(opts && opts.ignoreBOM)
+        def(this, '_pending', null)
+        def(this, '_started', false)
       }
-      decode(input) {
-        if (input === undefined) return ''
-        let s = n.decode(bytes(input), this.fatal)
-        if (!this.ignoreBOM && s.charCodeAt(0) === 0xfeff) s = s.slice(1)
+      decode(input, options) {
+        const stream = !!(options && options.stream)
+        let b = input === undefined ? new Uint8Array(0) : bytes(input)
+        if (this._pending) { const j = new Uint8Array(this._pending.length + b.length); j.set(this._pending); j.set(b, this._pending.length); b = j }
+        const [text, used] = n.textDecode(this.encoding, b, this.fatal, stream)
+        this._pending = stream && used < b.length ? b.slice(used) : null
+        let s = text
+        // A BOM is dropped at the start of a stream (not in windows-1252).
+        if (!this._started && s.length > 0) {
+          this._started = true
+          if (!this.ignoreBOM && this.encoding !== 'windows-1252' && s.charCodeAt(0) === 0xfeff) s = s.slice(1)
+        }
+        if (!stream) this._started = false
         return s
       }
     }
