@@ -65,14 +65,14 @@ func installGlob(r *rt.Runtime, set func(string, any)) {
 
 // globScan is one scan's settings and what it found so far.
 type globScan struct {
-	g                         *glob
-	policy                    *policy.Policy
-	dot, absolute, onlyFiles  bool
-	limit                     int64  // the call's memory (0: none): the list stops past it
-	shown                     string // cwd as the tool gave it, for absolute results
-	found                     []string
-	bytes                     int64
-	over                      bool
+	g                        *glob
+	policy                   *policy.Policy
+	dot, absolute, onlyFiles bool
+	limit                    int64  // the call's memory (0: none): the list stops past it
+	shown                    string // cwd as the tool gave it, for absolute results
+	found                    []string
+	bytes                    int64
+	over                     bool
 }
 
 // walk lists dir (real path real, rel from the scan's root) with the

@@ -21,8 +21,8 @@ type Loop struct {
 	wake chan struct{}
 
 	// Owned by the goroutine running JS.
-	timers map[int64]*time.Timer
-	nextID int64
+	timers  map[int64]*time.Timer
+	nextID  int64
 	ctx     context.Context // the current call; Go work started by JS ends with it
 	cancel  context.CancelFunc
 	stopped <-chan struct{} // closed when the host stops the current work (SetStopped)

@@ -50,7 +50,10 @@
     exists() { return settle(() => n.exists(this[kPath])) }
     slice(a, b, type) {
       const base = this._start
-      const len = this._end === undefined ? Infinity : this._end - base
+      // A negative offset counts from the end: the file's size then.
+      const open = this._end === undefined && ((a !== undefined && a < 0) || (b !== undefined && b < 0))
+      const end = this._end === undefined ? (open ? base + this.size : undefined) : this._end
+      const len = end === undefined ? Infinity : end - base
       const clamp = (x, d) => {
         if (x === undefined) return d
         x = Math.trunc(Number(x)) || 0
