@@ -1,6 +1,7 @@
 package bun
 
 import (
+	"context"
 	"errors"
 	"io"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
@@ -75,8 +77,9 @@ func installFiles(r *rt.Runtime, set func(string, any)) {
 			}
 			r.Alloc(max(n, 0)) // before reading: a RangeError, not a stopped call
 		}
+		ctx := r.Loop.Context()
 		return settleAsync(r, func() (any, error) {
-			return readRange(name, start, end, limit)
+			return readRange(ctx, name, start, end, limit)
 		}, func(v any) goja.Value {
 			b := v.([]byte)
 			if int64(len(b)) > limit {
@@ -114,13 +117,15 @@ func installFiles(r *rt.Runtime, set func(string, any)) {
 }
 
 // readRange reads name from start to end (-1: its end), at most limit+1
-// bytes.
-func readRange(name string, start, end, limit int64) ([]byte, error) {
+// bytes. A pipe or device read stops when ctx ends (the call did).
+func readRange(ctx context.Context, name string, start, end, limit int64) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	stop := context.AfterFunc(ctx, func() { _ = f.SetReadDeadline(time.Now()) })
+	defer stop()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		return nil, syscall.EISDIR
 	}
