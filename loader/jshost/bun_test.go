@@ -49,6 +49,7 @@ func TestBunAPIs(t *testing.T) {
 		{"sleepSync", "(() => { const t = Date.now(); Bun.sleepSync(30); return Date.now() - t >= 29 })()", "true"},
 		{"inspect nested", "Bun.inspect({ a: [1, { b: 'x' }] })", `"{\n  a: [ 1, {\n      b: \"x\",\n    } ],\n}"`},
 		{"inspect scalars", "[Bun.inspect('s'), Bun.inspect(1), Bun.inspect(null), Bun.inspect([]), Bun.inspect({}), Bun.inspect(['a'])]", `["s","1","null","[]","{}","[ \"a\" ]"]`},
+		{"inspect collections", "[Bun.inspect(new Map([['a', 1]])), Bun.inspect(new Set([1, 2])), Bun.inspect(new Uint8Array([1, 2])), Bun.inspect(new Map())]", `["Map(1) {\n  \"a\": 1,\n}","Set(2) {\n  1,\n  2,\n}","Uint8Array(2) [ 1, 2 ]","Map(0) {}"]`},
 		{"inspect circular", "(() => { const o = {}; o.o = o; return Bun.inspect(o) })()", `"{\n  o: [Circular],\n}"`},
 		{"deepEquals", "[Bun.deepEquals({ a: [1] }, { a: [1] }), Bun.deepEquals({ a: 1 }, { a: 2 }), Bun.deepEquals({ a: undefined }, {}), Bun.deepEquals({ a: undefined }, {}, true), Bun.deepEquals(new Map([[1, 2]]), new Map([[1, 2]]))]", "[true,false,true,false,true]"},
 		{"escapeHTML", `Bun.escapeHTML('<a href="x">&\'</a>')`, `"&lt;a href=&quot;x&quot;&gt;&amp;&#x27;&lt;/a&gt;"`},

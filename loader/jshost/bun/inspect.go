@@ -107,6 +107,10 @@ func (in *inspector) write(b *strings.Builder, v goja.Value, level int) {
 	}
 	in.seen = append(in.seen, o)
 	defer func() { in.seen = in.seen[:len(in.seen)-1] }()
+	if name, items, ok := in.collection(o); ok {
+		in.writeCollection(b, name, items, level)
+		return
+	}
 	if cls == "Array" {
 		n := o.Get("length").ToInteger()
 		if n == 0 {
@@ -144,6 +148,88 @@ func (in *inspector) write(b *strings.Builder, v goja.Value, level int) {
 		}
 		b.WriteString(": ")
 		in.write(b, o.Get(k), level+1)
+		b.WriteString(",\n")
+	}
+	indent(b, level)
+	b.WriteString("}")
+}
+
+// collection tells a Map, a Set or a typed array, with its items (a Map's
+// as [key, value] pairs).
+func (in *inspector) collection(o *goja.Object) (name string, items []goja.Value, ok bool) {
+	vm := in.vm
+	from, _ := goja.AssertFunction(vm.Get("Array").ToObject(vm).Get("from"))
+	list := func() []goja.Value {
+		arr, err := from(goja.Undefined(), o)
+		if err != nil {
+			return nil
+		}
+		a := arr.ToObject(vm)
+		n := a.Get("length").ToInteger()
+		out := make([]goja.Value, n)
+		for i := range out {
+			out[i] = a.Get(strconv.Itoa(i))
+		}
+		return out
+	}
+	for _, c := range []string{"Map", "Set"} {
+		if ctor, ok := vm.Get(c).(*goja.Object); ok && vm.InstanceOf(o, ctor) {
+			return c, list(), true
+		}
+	}
+	if _, isView := o.Export().([]byte); isView || isTypedArray(vm, o) {
+		return o.Get("constructor").ToObject(vm).Get("name").String(), list(), true
+	}
+	return "", nil, false
+}
+
+func isTypedArray(vm *goja.Runtime, o *goja.Object) bool {
+	ab, _ := vm.Get("ArrayBuffer").(*goja.Object)
+	if ab == nil {
+		return false
+	}
+	isView, ok := goja.AssertFunction(ab.Get("isView"))
+	if !ok {
+		return false
+	}
+	v, err := isView(ab, o)
+	return err == nil && v.ToBoolean() && o.ClassName() != "DataView"
+}
+
+// writeCollection writes Bun's forms: Map(1) { "a": 1, } and Set(2) { 1,
+// 2, } one item a line, Uint8Array(3) [ 1, 2, 3 ].
+func (in *inspector) writeCollection(b *strings.Builder, name string, items []goja.Value, level int) {
+	head := name + "(" + strconv.Itoa(len(items)) + ")"
+	if name != "Map" && name != "Set" {
+		if len(items) == 0 {
+			b.WriteString(head + " []")
+			return
+		}
+		b.WriteString(head + " [ ")
+		for i, v := range items {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			in.write(b, v, level+1)
+		}
+		b.WriteString(" ]")
+		return
+	}
+	if len(items) == 0 {
+		b.WriteString(head + " {}")
+		return
+	}
+	b.WriteString(head + " {\n")
+	for _, v := range items {
+		indent(b, level+1)
+		if name == "Map" {
+			kv := v.ToObject(in.vm)
+			in.write(b, kv.Get("0"), level+1)
+			b.WriteString(": ")
+			in.write(b, kv.Get("1"), level+1)
+		} else {
+			in.write(b, v, level+1)
+		}
 		b.WriteString(",\n")
 	}
 	indent(b, level)
