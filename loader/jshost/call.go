@@ -141,6 +141,7 @@ func (w *worker) call(cctx context.Context, g *guard, args json.RawMessage, cc C
 		gmu.Unlock()
 	}()
 
+	w.rt.Loop.SetStopped(g.dead)
 	g.busy(true)
 	v, c, err := w.begin(cctx, g, args, cc, st)
 	g.busy(false)

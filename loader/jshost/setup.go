@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/loader/jshost/bun"
 	"github.com/beeuni/beeuni/loader/jshost/limits"
 	"github.com/beeuni/beeuni/loader/jshost/node"
 	"github.com/beeuni/beeuni/loader/jshost/policy"
@@ -24,7 +26,7 @@ import (
 // is its package and one line here. limits comes first: it guards the
 // ECMAScript builtins before any platform keeps a reference to one.
 func platforms() []rt.Platform {
-	return []rt.Platform{limits.Platform(), node.Platform(), web.Platform()}
+	return []rt.Platform{limits.Platform(), node.Platform(), web.Platform(), bun.Platform()}
 }
 
 // host is what the runtimes of one Set share (read-only after newHost).
@@ -109,6 +111,9 @@ func (w *worker) setup() error {
 	r, err := w.h.rt.NewRuntime(w.vm, w.tool)
 	if err != nil {
 		return err
+	}
+	if w.mod != nil && w.mod.filename != "" {
+		r.Main = filepath.FromSlash(w.mod.filename) // Bun.main
 	}
 	w.rt = r
 	w.installLazySetters()

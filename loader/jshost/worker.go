@@ -141,6 +141,7 @@ func newWorker(ctx context.Context, h *host, tool string, mod *module, watch *wa
 	stop := context.AfterFunc(ictx, func() { g.kill(errImportTimeout) })
 	done := make(chan error, 1)
 	w.jobs <- func() {
+		w.rt.Loop.SetStopped(g.dead)
 		g.busy(true)
 		err := w.evaluate()
 		g.busy(false)

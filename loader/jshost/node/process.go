@@ -37,7 +37,7 @@ func newProcess(r *rt.Runtime) *goja.Object {
 	_ = p.Set("platform", runtime.GOOS)
 	_ = p.Set("arch", nodeArch())
 	_ = p.Set("version", "v22.0.0")
-	_ = p.Set("versions", map[string]string{"node": "22.0.0"})
+	_ = p.Set("versions", map[string]string{"node": "22.0.0", "bun": rt.BunVersion})
 	_ = p.Set("argv", []string{"beeuni"})
 	_ = p.Set("pid", 1)
 	_ = p.Set("cwd", func() string { return r.Host.Directory })

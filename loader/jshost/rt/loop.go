@@ -21,10 +21,11 @@ type Loop struct {
 	wake chan struct{}
 
 	// Owned by the goroutine running JS.
-	timers map[int64]*time.Timer
-	nextID int64
-	ctx    context.Context // the current call; Go work started by JS ends with it
-	cancel context.CancelFunc
+	timers  map[int64]*time.Timer
+	nextID  int64
+	ctx     context.Context // the current call; Go work started by JS ends with it
+	cancel  context.CancelFunc
+	stopped <-chan struct{} // closed when the host stops the current work (SetStopped)
 }
 
 func newLoop() *Loop {
@@ -63,6 +64,16 @@ func (l *Loop) Generation() uint64 {
 // loop's goroutine.
 func (l *Loop) Context() context.Context { return l.ctx }
 
+// SetStopped is the core's: ch closes when the host stops the work now
+// running (its deadline, the memory limit), before it interrupts the VM.
+func (l *Loop) SetStopped(ch <-chan struct{}) { l.stopped = ch }
+
+// Stopped closes when the host stops the current load or call; a binding
+// that must block (Bun.sleepSync) returns when it does, and the pending
+// interrupt then ends the work. nil when no work is guarded. Read it on
+// the loop's goroutine.
+func (l *Loop) Stopped() <-chan struct{} { return l.stopped }
+
 // Wake receives when jobs are queued.
 func (l *Loop) Wake() <-chan struct{} { return l.wake }
 
@@ -99,6 +110,7 @@ func (l *Loop) Reset() {
 	}
 	l.cancel()
 	l.ctx, l.cancel = context.WithCancel(context.Background())
+	l.stopped = nil
 }
 
 // MaxTimers is how many timers one call may have pending: each is a Go

@@ -90,6 +90,9 @@ type Runtime struct {
 	Host *Host
 	Tool string // the tool's name, for logs
 	Loop *Loop
+	// Main is the entry module's absolute path (Bun.main; "" for a module
+	// given in memory). The core sets it before the module runs.
+	Main string
 
 	mods       map[string]goja.Value // required modules
 	natives    *require.RequireModule
