@@ -14,6 +14,7 @@ import (
 
 	"github.com/beeuni/beeuni/loader/bundle"
 	"github.com/beeuni/beeuni/loader/jshost/bun"
+	"github.com/beeuni/beeuni/loader/jshost/ecma"
 	"github.com/beeuni/beeuni/loader/jshost/limits"
 	"github.com/beeuni/beeuni/loader/jshost/node"
 	"github.com/beeuni/beeuni/loader/jshost/policy"
@@ -23,10 +24,11 @@ import (
 
 // platforms are the bindings of every runtime, one package each, installed
 // in this order (the order of the global object's keys). A new platform
-// is its package and one line here. limits comes first: it guards the
-// ECMAScript builtins before any platform keeps a reference to one.
+// is its package and one line here. ecma and limits come first: they
+// correct and guard the ECMAScript builtins before any platform keeps a
+// reference to one.
 func platforms() []rt.Platform {
-	return []rt.Platform{limits.Platform(), node.Platform(), web.Platform(), bun.Platform()}
+	return []rt.Platform{ecma.Platform(), limits.Platform(), node.Platform(), web.Platform(), bun.Platform()}
 }
 
 // host is what the runtimes of one Set share (read-only after newHost).
@@ -107,11 +109,12 @@ func (w *worker) setup() error {
 	// and the guard's wrapper costs a trivial call a fifth of its time.
 	jsonObj := w.vm.Get("JSON").ToObject(w.vm)
 	w.jsonParse, _ = goja.AssertFunction(jsonObj.Get("parse"))
-	w.jsonStringify, _ = goja.AssertFunction(jsonObj.Get("stringify"))
 	r, err := w.h.rt.NewRuntime(w.vm, w.tool)
 	if err != nil {
 		return err
 	}
+	// stringify as package ecma corrected it (the guards leave it alone).
+	w.jsonStringify, _ = goja.AssertFunction(jsonObj.Get("stringify"))
 	if w.mod != nil && w.mod.filename != "" {
 		r.Main = filepath.FromSlash(w.mod.filename) // Bun.main
 	}

@@ -1,0 +1,107 @@
+// Package ecma corrects ECMAScript builtins where goja answers otherwise
+// than the standard (and so Bun and Node): a silent wrong answer in a
+// builtin reaches every tool that uses it.
+//
+// JSON.stringify with an indent: goja indents every object that follows
+// an empty [] or {} one level too deep (and its closing bracket too).
+// The tool host formats every object a tool returns that way, so the
+// builtin is replaced by one that stringifies without the indent (goja's
+// compact form is right) and indents the text in Go (encoding/json's
+// Indent lays out JSON exactly as the standard's algorithm does).
+package ecma
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/beeuni/beeuni/loader/jshost/rt"
+)
+
+// Platform installs the corrections; it has no globals or modules.
+func Platform() rt.Platform { return rt.Platform{Install: install} }
+
+func install(r *rt.Runtime) error {
+	vm := r.VM
+	j := vm.Get("JSON").ToObject(vm)
+	ov := j.Get("stringify")
+	orig, ok := goja.AssertFunction(ov)
+	if !ok {
+		return nil
+	}
+	fn := vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		gap := gapOf(vm, call.Argument(2))
+		args := call.Arguments
+		if gap != "" {
+			args = []goja.Value{call.Argument(0), call.Argument(1)}
+		}
+		v, err := orig(goja.Undefined(), args...)
+		if err != nil {
+			panic(err)
+		}
+		if gap == "" || goja.IsUndefined(v) {
+			return v
+		}
+		var b bytes.Buffer
+		if err := json.Indent(&b, []byte(v.String()), "", gap); err != nil {
+			panic(vm.NewGoError(err)) // cannot happen: goja's output is JSON
+		}
+		return vm.ToValue(b.String())
+	}).(*goja.Object)
+	_ = fn.DefineDataProperty("name", vm.ToValue("stringify"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = fn.DefineDataProperty("length", ov.ToObject(vm).Get("length"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return j.DefineDataProperty("stringify", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// gapOf is JSON.stringify's indent for its space argument (ECMA-262
+// SerializeJSONProperty's gap): up to 10 spaces for a number, the first
+// 10 code units of a string, Number and String objects unwrapped.
+func gapOf(vm *goja.Runtime, space goja.Value) string {
+	if o, ok := space.(*goja.Object); ok {
+		switch o.ClassName() {
+		case "Number":
+			space = vm.ToValue(o.ToNumber().ToFloat())
+		case "String":
+			space = o.ToString()
+		default:
+			return ""
+		}
+	}
+	switch e := space.Export().(type) {
+	case int64:
+		return strings.Repeat(" ", int(min(max(e, 0), 10)))
+	case float64:
+		if math.IsNaN(e) || e < 1 {
+			return ""
+		}
+		return strings.Repeat(" ", int(min(e, 10)))
+	case string:
+		if _, ok := space.(goja.String); !ok {
+			return ""
+		}
+		u := []rune(e)
+		return first10Units(u)
+	}
+	return ""
+}
+
+// first10Units is the first 10 UTF-16 code units of a string.
+func first10Units(u []rune) string {
+	n := 0
+	var b strings.Builder
+	for _, c := range u {
+		w := 1
+		if c > 0xFFFF {
+			w = 2
+		}
+		if n+w > 10 {
+			break
+		}
+		b.WriteRune(c)
+		n += w
+	}
+	return b.String()
+}
