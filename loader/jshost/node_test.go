@@ -1,6 +1,7 @@
 package jshost
 
 import (
+	"compress/gzip"
 	"context"
 	"crypto/hmac"
 	"crypto/md5"
@@ -197,6 +198,11 @@ func TestFetch(t *testing.T) {
 			json.NewEncoder(w).Encode(map[string]string{"method": r.Method, "body": string(body), "q": r.URL.Query().Get("q")})
 		case "/bytes":
 			w.Write([]byte{0, 1, 2, 255})
+		case "/gzip":
+			w.Header().Set("Content-Encoding", "gzip")
+			zw := gzip.NewWriter(w)
+			zw.Write([]byte("unpacked"))
+			zw.Close()
 		case "/slow":
 			select {
 			case <-r.Context().Done():
@@ -228,9 +234,10 @@ export default {
     const j = await r.json()
     const bytes = new Uint8Array(await (await fetch(new Request(base + '/bytes'))).arrayBuffer())
     const miss = await fetch(base + '/missing')
+    const gz = await fetch(base + '/gzip')
     let refused = ''
     try { await fetch('http://127.0.0.1:1/') } catch (e: any) { refused = e.name }
-    return { status: r.status, ok: r.ok, ct: r.headers.get('content-type'), auth: r.headers.get('x-seen-auth'), j, bytes: [...bytes], miss: [miss.status, miss.ok, (await miss.text()).trim()], refused }
+    return { status: r.status, ok: r.ok, ct: r.headers.get('content-type'), auth: r.headers.get('x-seen-auth'), j, bytes: [...bytes], miss: [miss.status, miss.ok, (await miss.text()).trim()], refused, gz: [gz.headers.get('content-encoding'), await gz.text()] }
   },
 }`})
 	s, _ := loadTools(t, root, Options{}, "tools/f.ts")
@@ -241,7 +248,7 @@ export default {
 		t.Fatalf("f = %+v", r)
 	}
 	b, _ := json.Marshal(got)
-	want := `{"auth":"Bearer t","bytes":[0,1,2,255],"ct":"application/json","j":{"body":"{\"a\":1}","method":"POST","q":"a b"},"miss":[404,false,"no such order"],"ok":true,"refused":"TypeError","status":201}`
+	want := `{"auth":"Bearer t","bytes":[0,1,2,255],"ct":"application/json","gz":["gzip","unpacked"],"j":{"body":"{\"a\":1}","method":"POST","q":"a b"},"miss":[404,false,"no such order"],"ok":true,"refused":"TypeError","status":201}`
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
 	}

@@ -67,6 +67,12 @@ func fetchNative(r *rt.Runtime, c goja.FunctionCall) goja.Value {
 					hs = append(hs, k, v)
 				}
 			}
+			if resp.Uncompressed {
+				// Go's transport asked for gzip itself, unpacked the body and
+				// dropped the header; fetch in Bun and Node unpacks too but
+				// shows the header as the server sent it.
+				hs = append(hs, "Content-Encoding", "gzip")
+			}
 			text := http.StatusText(resp.StatusCode)
 			final := resp.Request.URL.String()
 			_, jerr := cb(goja.Undefined(), goja.Null(), vm.ToValue(resp.StatusCode), vm.ToValue(text),
