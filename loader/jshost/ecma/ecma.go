@@ -1,6 +1,6 @@
 // Package ecma corrects ECMAScript builtins where goja answers otherwise
-// than the standard (and so Bun and Node): a silent wrong answer in a
-// builtin reaches every tool that uses it.
+// than the standard or than Bun and Node: a silent wrong answer in a
+// builtin reaches every tool that uses it. Date's zone names: date.go.
 //
 // JSON.stringify with an indent: goja indents every object that follows
 // an empty [] or {} one level too deep (and its closing bracket too).
@@ -51,8 +51,8 @@ func install(r *rt.Runtime) error {
 		}
 		return vm.ToValue(b.String())
 	}).(*goja.Object)
-	_ = fn.DefineDataProperty("name", vm.ToValue("stringify"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	_ = fn.DefineDataProperty("length", ov.ToObject(vm).Get("length"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	describe(vm, fn, "stringify", ov)
+	installDate(vm)
 	return j.DefineDataProperty("stringify", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
