@@ -38,6 +38,9 @@ var fleetBackends = []struct {
 // 2-core machine take seconds, not minutes.
 const fleetTimeout = 5 * time.Minute
 
+// joinBatch is how many subscribers join at once before the timed rounds.
+const joinBatch = 100
+
 func (r *run) fleetScale(ctx context.Context) (*Scenario, error) {
 	sc := &Scenario{Name: ScenarioFleet, Title: "controller's publish to N light subscribers holding the verified release",
 		Baselines: []string{"bare NATS KV put to N watchers"}}
@@ -102,20 +105,25 @@ func (r *run) fleetOn(ctx context.Context, sc *Scenario, name string, nodes, max
 		from := len(subs.subs)
 		r.progress("fleet: %s, connecting %d more subscribers (%d in all)", name, n-from, n)
 		start := time.Now()
-		if err := subs.add(n - from); err != nil {
-			return err
-		}
-		if _, err := subs.wait(ctx, f.ctl.Status().Desired, from, fleetTimeout); err != nil {
-			return fmt.Errorf("joining: %w", err)
+		// In batches: the timed figure is a release reaching a joined
+		// fleet, not a thousand cold starts at once.
+		for len(subs.subs) < n {
+			batch := len(subs.subs)
+			if err := subs.add(min(joinBatch, n-batch)); err != nil {
+				return err
+			}
+			if _, err := subs.wait(ctx, f.ctl.Status().Desired, batch, fleetTimeout); err != nil {
+				return fmt.Errorf("joining: %w", err)
+			}
+			for _, s := range subs.subs[batch:] {
+				fo.watch(wctx, &wg, s.bus)
+			}
+			// Let the new watchers get the current value before timing.
+			if _, err := fo.put(ctx, f.bus, -1); err != nil {
+				return fmt.Errorf("joining the baseline's watchers: %w", err)
+			}
 		}
 		joined := time.Since(start)
-		for _, s := range subs.subs[from:] {
-			fo.watch(wctx, &wg, s.bus)
-		}
-		// Let the new watchers get the current value before timing.
-		if _, err := fo.put(ctx, f.bus, -1); err != nil {
-			return err
-		}
 		var cols [4][]float64 // p50, p90, p99, last
 		var base [4][]float64
 		var total []float64
@@ -153,8 +161,8 @@ func (r *run) fleetOn(ctx context.Context, sc *Scenario, name string, nodes, max
 		} else {
 			firstN, firstRSS = n, rss
 		}
-		sc.note("%s: %d subscribers joined (connect, watch, verify, fetch all %d files) in %s; %d tries again in the timed rounds (a failure that may pass, retried after the executor's delay of %s); process RSS %.0f MB, Go heap in use %.0f MB, %d goroutines%s",
-			name, n, len(fleetFiles(0)), joined.Round(time.Millisecond), subs.retries.Load()-retried, executor.RetryDelay(0),
+		sc.note("%s: %d subscribers joined (connect, watch, verify, fetch all %d files; in batches of %d, each with the baseline's watch) in %s; %d tries again in the timed rounds (a failure that may pass, retried after the executor's delay of %s); process RSS %.0f MB, Go heap in use %.0f MB, %d goroutines%s",
+			name, n, len(fleetFiles(0)), joinBatch, joined.Round(time.Millisecond), subs.retries.Load()-retried, executor.RetryDelay(0),
 			rss, float64(mem.HeapInuse)/(1<<20), runtime.NumGoroutine(), perSub)
 	}
 	return nil

@@ -182,3 +182,4 @@ func TestStartNATSCluster(t *testing.T) {
 		t.Fatalf("replicas 3 on the cluster: %v", err)
 	}
 }
+

@@ -10,12 +10,17 @@ import (
 	"github.com/beeuni/beeuni/events"
 )
 
+// maxConsumers lifts the server's default of 1,000 consumers per stream:
+// the fleet scenario puts two watches per subscriber on the desired
+// bucket's stream (its own and the baseline's), up to 2,000.
+const maxConsumers = -1
+
 // startNATS starts one embedded NATS server, or with nodes > 1 an
 // in-process cluster of that many, and waits until the cluster has a
 // JetStream meta leader that sees every node.
 func startNATS(ctx context.Context, dir string, nodes int) ([]*events.Embedded, error) {
 	if nodes <= 1 {
-		e, err := events.StartEmbedded(events.EmbeddedOptions{Port: -1, StoreDir: dir, ServerName: "bench"})
+		e, err := events.StartEmbedded(events.EmbeddedOptions{Port: -1, StoreDir: dir, ServerName: "bench", MaxConsumersPerStream: maxConsumers})
 		if err != nil {
 			return nil, err
 		}
@@ -37,8 +42,8 @@ func startNATS(ctx context.Context, dir string, nodes int) ([]*events.Embedded, 
 	}
 	for i := range nodes {
 		e, err := events.StartEmbedded(events.EmbeddedOptions{Port: -1, StoreDir: filepath.Join(dir, fmt.Sprintf("n%d", i+1)),
-			ServerName: fmt.Sprintf("bench-n%d", i+1),
-			Cluster:    &events.ClusterOptions{Name: "beeuni-bench", Port: ports[i], Routes: routes}})
+			ServerName: fmt.Sprintf("bench-n%d", i+1), MaxConsumersPerStream: maxConsumers,
+			Cluster: &events.ClusterOptions{Name: "beeuni-bench", Port: ports[i], Routes: routes}})
 		if err != nil {
 			stop()
 			return nil, fmt.Errorf("start cluster node %d: %w", i+1, err)

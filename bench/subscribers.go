@@ -85,8 +85,12 @@ func (s *subscribers) add(n int) error {
 	return nil
 }
 
-// maxTries bounds how often a subscriber tries one release.
-const maxTries = 8
+// maxTries bounds how often a subscriber tries one release, tryTimeout
+// one try: a fetch that hangs is reported, not waited for.
+const (
+	maxTries   = 8
+	tryTimeout = 20 * time.Second
+)
 
 // takeRetrying takes a release as converging does: a failure that may pass
 // is tried again after the executor's own delays. A damaged content object
@@ -95,7 +99,9 @@ const maxTries = 8
 func (s *subscribers) takeRetrying(sub *subscriber, value []byte, rev uint64) arrival {
 	var wait time.Duration
 	for try := 1; ; try++ {
-		a := sub.take(s.ctx, s.trust, s.project, value, rev)
+		ctx, cancel := context.WithTimeout(s.ctx, tryTimeout)
+		a := sub.take(ctx, s.trust, s.project, value, rev)
+		cancel()
 		if a.err == nil || try == maxTries || errors.Is(a.err, executor.ErrDamagedContent) || !executor.Retryable(a.err) {
 			return a
 		}
