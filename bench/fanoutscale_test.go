@@ -182,4 +182,3 @@ func TestStartNATSCluster(t *testing.T) {
 		t.Fatalf("replicas 3 on the cluster: %v", err)
 	}
 }
-
