@@ -1,8 +1,9 @@
 // Package bench measures beeuni against what a user would otherwise pick:
 // tool calls against Bun.serve, a Node.js http server and a plain Go
 // handler, releases against git plumbing, converging against a bare NATS
-// fan-out, bundling against plain esbuild, and the memory of an idle
-// executor against idle Bun and Node.js processes. Every figure is measured
+// fan-out, bundling against plain esbuild, the memory of an idle executor
+// against idle Bun and Node.js processes, and the fan-out of a release to
+// up to 1,000 light subscribers against a bare KV put. Every figure is measured
 // beside its baseline in the same run, over several rounds.
 //
 // The scenarios run the real components: an embedded NATS server, a
@@ -27,11 +28,12 @@ const (
 	ScenarioReload   = "reload"
 	ScenarioBundle   = "bundle"
 	ScenarioMemory   = "memory"
+	ScenarioFleet    = "fleet"
 )
 
 // Scenarios lists every scenario in the order Run runs them.
 func Scenarios() []string {
-	return []string{ScenarioCall, ScenarioConverge, ScenarioRelease, ScenarioReload, ScenarioBundle, ScenarioMemory}
+	return []string{ScenarioCall, ScenarioConverge, ScenarioRelease, ScenarioReload, ScenarioBundle, ScenarioMemory, ScenarioFleet}
 }
 
 // Sizes are how much each scenario does. DefaultSizes gives the full and the
@@ -46,6 +48,7 @@ type Sizes struct {
 	SteadyDuration time.Duration // steady-state phase of reload
 	MemoryTools    int           // tools loaded by the idle executor of memory
 	MemoryIdle     time.Duration // how long it idles before RSS is read
+	Subscribers    []int         // light subscribers of fleet, ascending
 }
 
 // DefaultSizes are the sizes of the targets, or smaller ones that
@@ -54,11 +57,11 @@ func DefaultSizes(quick bool) Sizes {
 	if quick {
 		return Sizes{CallDuration: 400 * time.Millisecond, CallClients: []int{1, 16}, Executors: []int{1, 10},
 			RepoFiles: []int{2000}, Switches: 3, ReloadClients: 8, SteadyDuration: 500 * time.Millisecond,
-			MemoryTools: 20, MemoryIdle: time.Second}
+			MemoryTools: 20, MemoryIdle: time.Second, Subscribers: []int{10, 100}}
 	}
 	return Sizes{CallDuration: 1500 * time.Millisecond, CallClients: []int{1, 16}, Executors: []int{1, 10, 100},
 		RepoFiles: []int{2000, 10000}, Switches: 10, ReloadClients: 8, SteadyDuration: 2 * time.Second,
-		MemoryTools: 20, MemoryIdle: 5 * time.Second}
+		MemoryTools: 20, MemoryIdle: 5 * time.Second, Subscribers: []int{10, 100, 1000}}
 }
 
 // DefaultRounds are the rounds per figure unless Config.Rounds says.
@@ -149,7 +152,7 @@ func Run(ctx context.Context, names []string, cfg Config) (*Report, error) {
 	}
 	scenarios := map[string]func(context.Context) (*Scenario, error){
 		ScenarioCall: r.call, ScenarioConverge: r.converge, ScenarioRelease: r.release,
-		ScenarioReload: r.reload, ScenarioBundle: r.bundle, ScenarioMemory: r.memory,
+		ScenarioReload: r.reload, ScenarioBundle: r.bundle, ScenarioMemory: r.memory, ScenarioFleet: r.fleetScale,
 	}
 	for _, n := range Scenarios() {
 		if !slices.Contains(names, n) {

@@ -32,7 +32,8 @@ const benchProject = "bench"
 // this process.
 type fleet struct {
 	dir     string
-	nats    *events.Embedded
+	nats    *events.Embedded   // nodes[0]
+	nodes   []*events.Embedded // one, or the nodes of a cluster
 	bus     *events.Bus
 	git     *git.Repository
 	repoDir string
@@ -89,6 +90,12 @@ type fleetExecutor struct {
 // startFleet commits files as the first commit and starts NATS and the
 // controller; executors are added with addExecutors.
 func startFleet(ctx context.Context, dir string, files map[string]string) (*fleet, error) {
+	return startFleetOn(ctx, dir, files, 1)
+}
+
+// startFleetOn is startFleet on nodes NATS servers: one embedded server, or
+// an in-process cluster whose buckets have a replica on each node (up to 3).
+func startFleetOn(ctx context.Context, dir string, files map[string]string, nodes int) (*fleet, error) {
 	f := &fleet{dir: dir, repoDir: filepath.Join(dir, "repo"), log: slog.New(slog.DiscardHandler),
 		hooks: &http.Client{Timeout: 10 * time.Second}}
 	f.ctx, f.cancel = context.WithCancel(ctx)
@@ -106,13 +113,14 @@ func startFleet(ctx context.Context, dir string, files map[string]string) (*flee
 	if _, err := f.commit(files); err != nil {
 		return nil, err
 	}
-	if f.nats, err = events.StartEmbedded(events.EmbeddedOptions{Port: -1, StoreDir: filepath.Join(dir, "nats"), ServerName: "bench"}); err != nil {
+	if f.nodes, err = startNATS(ctx, filepath.Join(dir, "nats"), nodes); err != nil {
 		return nil, err
 	}
+	f.nats = f.nodes[0]
 	if f.bus, err = events.Connect(ctx, f.nats.ClientURL(), events.Options{Name: "bench-controller"}); err != nil {
 		return nil, err
 	}
-	if err := f.bus.Ensure(ctx, 1); err != nil {
+	if err := f.bus.Ensure(ctx, min(nodes, 3)); err != nil {
 		return nil, err
 	}
 	if _, f.key, err = ed25519.GenerateKey(nil); err != nil {
@@ -268,8 +276,8 @@ func (f *fleet) close() {
 	if f.db != nil {
 		f.db.Close()
 	}
-	if f.nats != nil {
-		f.nats.Shutdown()
+	for _, n := range f.nodes {
+		n.Shutdown()
 	}
 }
 

@@ -26,6 +26,11 @@ type EmbeddedOptions struct {
 	StoreDir   string // JetStream storage; required
 	ServerName string // required in a cluster, unique per node
 	Cluster    *ClusterOptions
+	// MaxConsumersPerStream is the server's default_max_consumers: 0 keeps
+	// the server's default (1,000 per stream in nats-server 2.15), -1
+	// lifts it. Every executor's watch of the desired key is one consumer
+	// on the bucket's stream, so past 1,000 executors watches fail.
+	MaxConsumersPerStream int
 	// Logger receives the server's log lines; nil keeps it quiet.
 	Logger       *slog.Logger
 	StartTimeout time.Duration // default DefaultStartTimeout
@@ -69,6 +74,7 @@ func StartEmbedded(o EmbeddedOptions) (*Embedded, error) {
 		NoSigs:     true,
 		NoLog:      o.Logger == nil,
 	}
+	so.JetStreamLimits.DefaultMaxConsumers = o.MaxConsumersPerStream
 	if c := o.Cluster; c != nil {
 		if c.Name == "" || o.ServerName == "" {
 			return nil, errors.New("start embedded NATS: a cluster node needs a cluster name and a server name")

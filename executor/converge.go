@@ -234,40 +234,9 @@ func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
 	return false
 }
 
-// verify checks the pointer and the record it names: signatures (with a
-// trust key), the record's digest over its entries, and that both agree.
-// It returns the record's signed envelope too, to keep with the tool set.
+// verify checks the pointer d and the record it names (VerifyDesired).
 func (e *Executor) verify(ctx context.Context, d desired) (release.Pointer, *release.Record, []byte, error) {
-	var ptr release.Pointer
-	if err := e.open(d.value, &ptr); err != nil {
-		return ptr, nil, nil, permanent{fmt.Errorf("refused the desired-release pointer (revision %d): %w", d.revision, err)}
-	}
-	if ptr.Project != e.cfg.Project {
-		return ptr, nil, nil, permanent{fmt.Errorf("refused release %s: it is for project %q, not %q", ptr.Release, ptr.Project, e.cfg.Project)}
-	}
-	bus := e.bus.Load()
-	if bus == nil {
-		return ptr, nil, nil, errNoNATS
-	}
-	raw, err := bus.GetRelease(ctx, e.cfg.Project, ptr.Release)
-	if err != nil {
-		return ptr, nil, nil, fmt.Errorf("fetch release %s: %w", ptr.Release, err)
-	}
-	var rec release.Record
-	if err := e.open(raw, &rec); err != nil {
-		return ptr, nil, nil, permanent{fmt.Errorf("refused release %s: %w", ptr.Release, err)}
-	}
-	if err := release.VerifyRecord(&rec); err != nil {
-		return ptr, nil, nil, fmt.Errorf("refused release %s: %w", ptr.Release, err)
-	}
-	if rec.ID != ptr.Release || rec.Digest != ptr.Digest || rec.Project != e.cfg.Project {
-		return ptr, nil, nil, fmt.Errorf("refused release %s: the record (%s, digest %s) does not match the pointer (digest %s): %w",
-			ptr.Release, rec.ID, rec.Digest, ptr.Digest, release.ErrTampered)
-	}
-	if rec.Status == release.StatusRejected {
-		return ptr, nil, nil, permanent{fmt.Errorf("refused release %s: it was rejected by the controller", rec.ID)}
-	}
-	return ptr, &rec, raw, nil
+	return VerifyDesired(ctx, e.bus.Load(), e.cfg.TrustKey, e.cfg.Project, d.value, d.revision)
 }
 
 // permanent is a refusal trying again cannot change.
@@ -283,14 +252,7 @@ func retryable(err error) bool {
 
 // open decodes a signed envelope, verifying it when a trust key is set.
 func (e *Executor) open(raw []byte, into any) error {
-	var env release.Envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
-		return fmt.Errorf("not a signed envelope: %w", err)
-	}
-	if e.cfg.TrustKey != nil {
-		return release.Verify(e.cfg.TrustKey, env, into)
-	}
-	return json.Unmarshal(env.Payload, into)
+	return openEnvelope(e.cfg.TrustKey, raw, into)
 }
 
 func (e *Executor) failpoint(step string) {

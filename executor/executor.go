@@ -337,7 +337,7 @@ func (e *Executor) convergeLoop(ctx context.Context) {
 		timer.Stop()
 		retry = nil
 		if e.converge(ctx, d) && ctx.Err() == nil {
-			wait = min(max(2*wait, retryMin), retryMax)
+			wait = RetryDelay(wait)
 			pending = d
 			timer.Reset(wait)
 			retry = timer.C

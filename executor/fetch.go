@@ -2,8 +2,6 @@ package executor
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -20,17 +18,10 @@ const fetchWorkers = 8
 // prefetch fetches the content rec needs that the cache lacks, a few at a
 // time, so the layout finds it all in the cache.
 func (e *Executor) prefetch(ctx context.Context, rec *release.Record) error {
-	var missing []string
-	seen := make(map[string]bool, len(rec.Entries))
-	for _, en := range rec.Entries {
-		if seen[en.Digest] || events.CheckDigest(en.Digest) != nil { // WriteTree refuses a bad digest
-			continue
-		}
-		seen[en.Digest] = true
-		if _, err := os.Lstat(e.cachePath(en.Digest)); err != nil {
-			missing = append(missing, en.Digest)
-		}
-	}
+	missing := MissingDigests(rec, func(d string) bool {
+		_, err := os.Lstat(e.cachePath(d))
+		return err == nil
+	})
 	if len(missing) == 0 {
 		return nil
 	}
@@ -124,15 +115,7 @@ func (e *Executor) fetch(ctx context.Context, digest, dst string) error {
 		tmp.Close()
 		return fmt.Errorf("fetch %s: %w", digest, errNoNATS)
 	}
-	h := sha256.New()
-	err = bus.GetContent(ctx, digest, io.MultiWriter(tmp, h))
-	if err == nil {
-		if got := hex.EncodeToString(h.Sum(nil)); got != digest {
-			// Not a refusal: the store's copy is damaged, and the
-			// controller puts it back from Git before its next publish.
-			err = fmt.Errorf("NATS holds a damaged copy (its sha256 is %s); retrying until the controller puts it back", got)
-		}
-	}
+	err = FetchContent(ctx, bus, digest, tmp)
 	if err == nil {
 		err = tmp.Chmod(0o444)
 	}
