@@ -200,6 +200,11 @@ func (b *Bus) Ensure(ctx context.Context, replicas int) error {
 			return err
 		}
 	}
+	for _, name := range []string{"KV_" + BucketDesired, "KV_" + BucketExecutors, "KV_" + BucketSecrets, "OBJ_" + BucketReleases, "OBJ_" + BucketContent} {
+		if err := b.ensureFleetConsumers(ctx, name); err != nil {
+			return err
+		}
+	}
 	return b.ensureStream(ctx, jetstream.StreamConfig{
 		Name:        StreamEvents,
 		Description: "beeuni: release and executor events",
@@ -242,6 +247,32 @@ func (b *Bus) ensureObj(ctx context.Context, cfg jetstream.ObjectStoreConfig) (j
 	b.objs[cfg.Bucket] = os
 	b.mu.Unlock()
 	return os, nil
+}
+
+// FleetMaxConsumers is the consumer limit beeuni gives its streams when
+// they have none of their own. Every executor holds a watch on the desired
+// key and each object read is a consumer while it lasts; the server's
+// default (1,000 a stream since nats-server 2.11) would stop a fleet of
+// about 900 executors, the rest retrying their watch forever. An operator
+// who wants a cap sets it on the account or the stream; it is kept.
+const FleetMaxConsumers = 1 << 20
+
+// ensureFleetConsumers gives stream name FleetMaxConsumers when it has no
+// limit of its own (the server's default then applies).
+func (b *Bus) ensureFleetConsumers(ctx context.Context, name string) error {
+	st, err := b.js.Stream(ctx, name)
+	if err != nil {
+		return fmt.Errorf("read stream %s at %s: %w%s", name, b.url, err, hint(err))
+	}
+	cfg := st.CachedInfo().Config
+	if cfg.MaxConsumers > 0 {
+		return nil
+	}
+	cfg.MaxConsumers = FleetMaxConsumers
+	if _, err := b.js.UpdateStream(ctx, cfg); err != nil {
+		return fmt.Errorf("raise the consumer limit of stream %s at %s (each executor needs one): %w%s", name, b.url, err, hint(err))
+	}
+	return nil
 }
 
 func (b *Bus) ensureStream(ctx context.Context, cfg jetstream.StreamConfig) error {

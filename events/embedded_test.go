@@ -7,8 +7,9 @@ import (
 	"github.com/beeuni/beeuni/events"
 )
 
-// TestMaxConsumersPerStream: the server's default stops the 1,001st watch
-// of the desired bucket (one consumer per executor); -1 lifts it.
+// TestMaxConsumersPerStream: the server's default limit (1,000 consumers a
+// stream) would stop the 1,001st watch of the desired bucket, one consumer
+// per executor; beeuni's streams carry a limit of their own, so it does not.
 func TestMaxConsumersPerStream(t *testing.T) {
 	if testing.Short() {
 		t.Skip("creates a thousand consumers")
@@ -19,9 +20,11 @@ func TestMaxConsumersPerStream(t *testing.T) {
 		watches int
 		wantErr string
 	}{
-		{"server default", 0, 1001, "maximum consumers limit reached"},
+		// Ensure gives beeuni's streams a limit of their own
+		// (FleetMaxConsumers), which the server's default does not cap.
+		{"server default", 0, 1001, ""},
 		{"lifted", -1, 1001, ""},
-		{"set", 10, 11, "maximum consumers limit reached"},
+		{"server default of 10", 10, 11, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -35,6 +38,10 @@ func TestMaxConsumersPerStream(t *testing.T) {
 			kv, err := b.JetStream().KeyValue(ctx, events.BucketDesired)
 			if err != nil {
 				t.Fatal(err)
+			}
+			info, err := b.JetStream().Stream(ctx, "KV_"+events.BucketDesired)
+			if err != nil || info.CachedInfo().Config.MaxConsumers != events.FleetMaxConsumers {
+				t.Fatalf("the desired stream's consumer limit: %v", err)
 			}
 			var got error
 			for i := range tc.watches {
