@@ -180,35 +180,9 @@ func settleAsync(r *rt.Runtime, work func() (any, error), done func(any) goja.Va
 	return vm.ToValue(p)
 }
 
-// sysError is Bun's error for a failed file operation: "ENOENT: no such
-// file or directory, open '<path>'" with code, errno, syscall and path.
+// sysError is Bun's error for a failed file operation, Node's shape.
 func sysError(r *rt.Runtime, err error, syscallName, path string) *goja.Object {
-	code, text, num := "EIO", err.Error(), -int(syscall.EIO)
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		code, text, num = errnoName(errno), errno.Error(), -int(errno)
-	}
-	return r.NodeError(code, num, code+": "+text+", "+syscallName+" '"+path+"'", syscallName, path)
-}
-
-func errnoName(e syscall.Errno) string {
-	switch e {
-	case syscall.ENOENT:
-		return "ENOENT"
-	case syscall.EEXIST:
-		return "EEXIST"
-	case syscall.ENOTDIR:
-		return "ENOTDIR"
-	case syscall.EISDIR:
-		return "EISDIR"
-	case syscall.EACCES:
-		return "EACCES"
-	case syscall.EPERM:
-		return "EPERM"
-	case syscall.ENOSPC:
-		return "ENOSPC"
-	}
-	return "E" + strings.ToUpper(strings.ReplaceAll(e.Error(), " ", "_"))
+	return r.SysError(err, syscallName, path)
 }
 
 // bunTypes are the MIME types Bun gives the extensions tools read most,

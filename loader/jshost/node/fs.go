@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -302,37 +301,9 @@ func (f fsys) fsPath(v goja.Value) string {
 
 // fsCheck throws err as Node does: an Error with code, errno, syscall, path.
 func (f fsys) fsCheck(err error, syscallName, path string) {
-	if err == nil {
-		return
+	if err != nil {
+		panic(f.r.SysError(err, syscallName, path))
 	}
-	code, text, num := "EIO", err.Error(), -int(syscall.EIO)
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		code, text, num = errnoName(errno), errno.Error(), -int(errno)
-	}
-	panic(f.r.NodeError(code, num, code+": "+text+", "+syscallName+" '"+path+"'", syscallName, path))
-}
-
-func errnoName(e syscall.Errno) string {
-	switch e {
-	case syscall.ENOENT:
-		return "ENOENT"
-	case syscall.EEXIST:
-		return "EEXIST"
-	case syscall.ENOTDIR:
-		return "ENOTDIR"
-	case syscall.EISDIR:
-		return "EISDIR"
-	case syscall.EACCES:
-		return "EACCES"
-	case syscall.EPERM:
-		return "EPERM"
-	case syscall.ENOTEMPTY:
-		return "ENOTEMPTY"
-	case syscall.EXDEV:
-		return "EXDEV"
-	}
-	return "E" + strings.ToUpper(strings.ReplaceAll(e.Error(), " ", "_"))
 }
 
 func firstMissing(dir string) string {

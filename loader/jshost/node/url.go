@@ -99,10 +99,10 @@ func decodeURIComponent(s string) (string, bool) {
 			b = append(b, s[i])
 			continue
 		}
-		if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+		if i+2 >= len(s) || !rt.IsHex(s[i+1]) || !rt.IsHex(s[i+2]) {
 			return "", false
 		}
-		b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+		b = append(b, rt.Unhex(s[i+1])<<4|rt.Unhex(s[i+2]))
 		i += 2
 	}
 	return string(b), utf8.Valid(b)
@@ -112,18 +112,4 @@ func codedTypeError(vm *goja.Runtime, code, msg string) *goja.Object {
 	e := vm.NewTypeError(msg)
 	_ = e.Set("code", code)
 	return e
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c <= 'F':
-		return c - 'A' + 10
-	}
-	return c - 'a' + 10
 }

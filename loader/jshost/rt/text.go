@@ -55,3 +55,20 @@ func DecodeUTF8(b []byte) string {
 	}
 	return out.String()
 }
+
+// IsHex reports whether c is a hexadecimal digit (percent-decoding: URLs,
+// forms, decodeURIComponent).
+func IsHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// Unhex is the value of the hexadecimal digit c.
+func Unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
