@@ -100,6 +100,9 @@ func doFetch(ctx context.Context, client *http.Client, method, target string, pa
 	if req.Header.Get("User-Agent") == "" {
 		req.Header.Set("User-Agent", "beeuni-tool")
 	}
+	if req.Header.Get("Accept") == "" {
+		req.Header.Set("Accept", "*/*") // as fetch in Bun and Node sends it
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, nil, err
