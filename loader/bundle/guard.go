@@ -87,13 +87,28 @@ func lazy(k api.ResolveKind) bool {
 	return k == api.ResolveJSRequireCall || k == api.ResolveJSDynamicImport || k == api.ResolveJSRequireResolve
 }
 
+// DynamicImportPrefix marks, in a bundle, the name of an import() that
+// cannot be satisfied: the host's require throws ERR_MODULE_NOT_FOUND for
+// it, as Node's and Bun's import() do, where require() throws
+// MODULE_NOT_FOUND (esbuild turns both into require calls).
+const DynamicImportPrefix = "beeuni:import:"
+
 // missing is the answer for an import that cannot be satisfied inside the
 // root: external when lazy, else err.
 func missing(a api.OnResolveArgs, err error) (api.OnResolveResult, error) {
 	if lazy(a.Kind) {
-		return api.OnResolveResult{Path: a.Path, External: true}, nil
+		return lazyExternal(a), nil
 	}
 	return api.OnResolveResult{}, err
+}
+
+// lazyExternal leaves a lazy import that cannot be satisfied to fail when
+// it runs.
+func lazyExternal(a api.OnResolveArgs) api.OnResolveResult {
+	if a.Kind == api.ResolveJSDynamicImport {
+		return api.OnResolveResult{Path: DynamicImportPrefix + a.Path, External: true}
+	}
+	return api.OnResolveResult{Path: a.Path, External: true}
 }
 
 func (g *guard) resolve(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolveResult, error) {
@@ -104,7 +119,7 @@ func (g *guard) resolve(pb api.PluginBuild, a api.OnResolveArgs) (api.OnResolveR
 		return r, err
 	}
 	if lazy(a.Kind) && g.lazyMissing[a.Importer+"\x00"+a.Path] {
-		return api.OnResolveResult{Path: a.Path, External: true}, nil
+		return lazyExternal(a), nil
 	}
 	switch {
 	case strings.HasPrefix(a.Path, "#"):

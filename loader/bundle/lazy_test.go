@@ -45,11 +45,12 @@ func TestLazyRequiresLoad(t *testing.T) {
 			t.Errorf("run %s: %v, want Cannot find module '%s'", run, err, name)
 		}
 	}
-	// import() of a missing package rejects when it runs.
+	// import() of a missing package rejects when it runs; its name carries
+	// DynamicImportPrefix, for the host to answer as import() does.
 	if _, err := ran.eval(t, `var rejected = ''; m.default.execute({ run: 'dyn' }).catch((e) => { rejected = e.message })`); err != nil {
 		t.Fatal(err)
 	}
-	if v, err := ran.eval(t, `rejected`); err != nil || v.String() != "Cannot find module 'also-missing'" {
+	if v, err := ran.eval(t, `rejected`); err != nil || v.String() != "Cannot find module '"+DynamicImportPrefix+"also-missing'" {
 		t.Fatalf("import() of a missing package: %v %v", v, err)
 	}
 }

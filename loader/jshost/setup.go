@@ -67,6 +67,8 @@ func newHost(opts Options) *host {
 		HTTPClient: httpClient(h.policy),
 		Env:        h.policy.Env(env),
 		CallMemory: opts.CallMemory,
+		// One marker: what the bundler writes is what require reads.
+		DynamicImportPrefix: bundle.DynamicImportPrefix,
 	}, platforms(), h.unknownModule)
 	// One list: what require answers is what bundles may import.
 	names := h.rt.ModuleNames()

@@ -32,6 +32,10 @@ type Host struct {
 	// CallMemory is one call's memory limit in bytes (0: none): a single
 	// allocation over it throws a RangeError (Runtime.Alloc).
 	CallMemory uint64
+	// DynamicImportPrefix marks the names of import()s the bundler could
+	// not satisfy (bundle.DynamicImportPrefix): their require throws
+	// ERR_MODULE_NOT_FOUND, as import() does in Node.
+	DynamicImportPrefix string
 
 	platforms []Platform
 	modules   Modules
@@ -128,11 +132,18 @@ func (r *Runtime) Require(name string) goja.Value {
 	}
 	f, ok := r.Host.modules[key]
 	if !ok {
-		e, err := r.VM.New(r.VM.Get("Error"), r.VM.ToValue(r.Host.unknown(name)))
-		if err != nil {
-			panic(r.VM.NewGoError(errors.New(r.Host.unknown(name))))
+		msg, code := r.Host.unknown(name), "MODULE_NOT_FOUND"
+		if r.Host.DynamicImportPrefix != "" {
+			if spec, dyn := strings.CutPrefix(name, r.Host.DynamicImportPrefix); dyn {
+				// import() of what the bundle could not find: Node's words.
+				msg, code = fmt.Sprintf("Cannot find package '%s' imported from %s", spec, r.Main), "ERR_MODULE_NOT_FOUND"
+			}
 		}
-		_ = e.Set("code", "MODULE_NOT_FOUND")
+		e, err := r.VM.New(r.VM.Get("Error"), r.VM.ToValue(msg))
+		if err != nil {
+			panic(r.VM.NewGoError(errors.New(msg)))
+		}
+		_ = e.Set("code", code)
 		panic(e)
 	}
 	v := f(r)
