@@ -100,14 +100,14 @@ func (w *watchdog) leave(g *guard) {
 func (w *watchdog) wait() { w.wg.Wait() }
 
 var heapSample = sync.Pool{New: func() any {
-	return []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	return &[]metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 }}
 
 // heapBytes is the Go heap's objects, live and not yet collected.
 func heapBytes() uint64 {
-	s := heapSample.Get().([]metrics.Sample)
-	metrics.Read(s)
-	v := s[0].Value.Uint64()
+	s := heapSample.Get().(*[]metrics.Sample)
+	metrics.Read(*s)
+	v := (*s)[0].Value.Uint64()
 	heapSample.Put(s)
 	return v
 }

@@ -69,8 +69,7 @@ func (l *limiter) lazyCtor(name string, check func(goja.ConstructorCall), from f
 func (l *limiter) wrapCtor(name string, orig *goja.Object, check func(goja.ConstructorCall)) *goja.Object {
 	vm := l.vm
 	proto := orig.Get("prototype")
-	var wrapper *goja.Object
-	wrapper = vm.ToValue(func(c goja.ConstructorCall) *goja.Object {
+	wrapper := vm.ToValue(func(c goja.ConstructorCall) *goja.Object {
 		check(c)
 		o, err := vm.New(orig, c.Arguments...)
 		if err != nil {

@@ -36,8 +36,7 @@ func cryptoModule(r *rt.Runtime) goja.Value {
 		}
 		return h
 	}
-	var wrap func(h hash.Hash) *goja.Object
-	wrap = func(h hash.Hash) *goja.Object {
+	wrap := func(h hash.Hash) *goja.Object {
 		obj := vm.NewObject()
 		done := false
 		_ = obj.Set("update", func(data, enc goja.Value) *goja.Object {
