@@ -79,6 +79,11 @@ func TestParentAgent(t *testing.T) {
 			if !slices.Equal(names, wantNames) {
 				t.Errorf("list as researcher under greeter = %v, want %v", names, wantNames)
 			}
+			// MCP: the session's tools/list follows the same rule.
+			got := e.mcpConnect("/beeuni/mcp/agents/researcher", "", HeaderParentAgent, "greeter").names(t)
+			if !slices.Equal(got, wantNames) {
+				t.Errorf("MCP tools/list as researcher under greeter = %v, want %v", got, wantNames)
+			}
 		})
 	}
 }

@@ -55,6 +55,7 @@ type mcpEndpoint struct {
 // mcpSession is one MCP session bound to an agent and a beeuni session.
 type mcpSession struct {
 	id, agent, session string
+	parent             string // X-Beeuni-Parent-Agent at initialize: the subagent rule applies
 	server             *mcp.Server
 
 	mu      sync.Mutex
@@ -116,7 +117,7 @@ func (e *mcpEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if agent == "" {
 		agent = DefaultAgent
 	}
-	if len(agent) > maxAgentNameLen {
+	if len(agent) > maxAgentNameLen || len(r.Header.Get(HeaderParentAgent)) > maxAgentNameLen {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("the agent's name is over %d bytes: send the agent's name", maxAgentNameLen))
 		return
 	}
@@ -167,7 +168,7 @@ func (e *mcpEndpoint) initialize(w http.ResponseWriter, r *http.Request, agent s
 	if session == "" {
 		session = id
 	}
-	ms := &mcpSession{id: id, agent: agent, session: session, server: e.newServer(id), gone: map[string]string{}}
+	ms := &mcpSession{id: id, agent: agent, parent: r.Header.Get(HeaderParentAgent), session: session, server: e.newServer(id), gone: map[string]string{}}
 	ms.server.AddReceivingMiddleware(e.middleware(ms))
 	e.sync(ms)
 	e.handler.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), mcpServerKey{}, ms.server)))
@@ -259,9 +260,9 @@ func (e *mcpEndpoint) call(ctx context.Context, ms *mcpSession, req *mcp.CallToo
 		e.s.metrics.called(unknownTool, outcomeNotLoaded, 0)
 		return nil, invalidParams(notLoadedText(name) + ms.changedHint(name))
 	}
-	if !ts.project.Visible(ms.agent, name) {
+	if !ts.project.VisibleTo(ms.agent, ms.parent, name) {
 		e.s.metrics.called(name, outcomeHidden, 0)
-		return nil, invalidParams(hiddenText(name, ms.agent) + ms.changedHint(name))
+		return nil, invalidParams(hiddenFor(ts.project, name, caller{agent: ms.agent, parent: ms.parent}) + ms.changedHint(name))
 	}
 	args := bytes.TrimSpace(req.Params.Arguments)
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
@@ -307,7 +308,7 @@ func (e *mcpEndpoint) sync(ms *mcpSession) {
 	}
 	var list []mcpEntry
 	for _, t := range ts.Tools() {
-		if ts.project.Visible(ms.agent, t.Name) {
+		if ts.project.VisibleTo(ms.agent, ms.parent, t.Name) {
 			list = append(list, mcpEntry{name: t.Name, description: t.Description, params: t.Parameters})
 		}
 	}
