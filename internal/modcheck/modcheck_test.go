@@ -185,6 +185,44 @@ func TestMemory(t *testing.T) {
 	}
 }
 
+// TestHangBesideBomb: a module that hangs and one that allocates without
+// bound, in one commit with a good module. The bomb's growth stops the
+// modules loading beside it; each is checked again alone with a deadline
+// of its own, so the good module loads although the hang used up the
+// first process's deadline (CI once failed here: the re-check shared it).
+func TestHangBesideBomb(t *testing.T) {
+	needLandlock(t)
+	var src = map[string]string{
+		"tools/hang.ts": tool("for (;;) {}"),
+		"tools/bomb.ts": tool("const a = []; for (;;) a.push(new Uint8Array(64 << 20))"),
+	}
+	names := []string{"hang", "bomb"}
+	for i := range 6 {
+		n := fmt.Sprintf("good%d", i)
+		// Busy at import, so it is still loading when the bomb grows.
+		src["tools/"+n+".ts"] = tool("const t = Date.now(); while (Date.now() - t < 300) {}")
+		names = append(names, n)
+	}
+	root := tree(t, src)
+	fs, err := checker(Options{Deadline: 2 * time.Second, MemoryBytes: 512 << 20}).Check(t.Context(), root, specs(names...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := reasons(fs)
+	t.Logf("failures %q", got)
+	for _, n := range names[2:] {
+		if why, ok := got[n]; ok {
+			t.Errorf("%s did not load: %s", n, why)
+		}
+	}
+	if got["hang"] != "did not finish loading within 2s" {
+		t.Errorf("hang's reason %q", got["hang"])
+	}
+	if got["bomb"] == "" {
+		t.Error("the bomb loaded")
+	}
+}
+
 // TestRefusedWithoutLandlock: where the kernel lacks Landlock the check
 // process refuses, and Check says the modules were not checked.
 func TestRefusedWithoutLandlock(t *testing.T) {

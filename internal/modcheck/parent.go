@@ -27,7 +27,10 @@ type Options struct {
 	// Command is the check process's argv: by default this binary with
 	// "internal", "check". Tests run a test binary that calls Serve.
 	Command []string
-	// Deadline bounds the whole check, all modules together.
+	// Deadline bounds each check process: the time a module may take to
+	// load. A module checked again alone (after a crash or a memory stop
+	// beside others) gets a deadline of its own, and the whole check is
+	// bounded by overallFactor deadlines.
 	Deadline time.Duration
 	// MemoryBytes is what a check process may allocate once confined.
 	MemoryBytes uint64
@@ -72,7 +75,9 @@ func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) (
 		return nil, fmt.Errorf("%w: make the check's temp folder: %w", ErrNotChecked, err)
 	}
 	defer os.RemoveAll(temp)
-	deadline := time.Now().Add(c.opts.Deadline)
+	start := time.Now()
+	end := start.Add(overallFactor * c.opts.Deadline)
+	deadline := start.Add(c.opts.Deadline)
 	reasons := map[string]string{}
 	// One process loads every module at once, so a module that hangs
 	// holds up none of the others.
@@ -93,7 +98,7 @@ func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) (
 	case len(inFlight) > 1:
 		// One of them brought the process down: load each in a process
 		// of its own to tell which.
-		if err := c.oneByOne(ctx, deadline, root, temp, inFlight, reasons); err != nil {
+		if err := c.oneByOne(ctx, end, root, temp, inFlight, reasons); err != nil {
 			return nil, err
 		}
 	default:
@@ -110,7 +115,7 @@ func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) (
 				again = append(again, s)
 			}
 		}
-		if err := c.oneByOne(ctx, deadline, root, temp, again, reasons); err != nil {
+		if err := c.oneByOne(ctx, end, root, temp, again, reasons); err != nil {
 			return nil, err
 		}
 	}
@@ -123,9 +128,15 @@ func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) (
 	return out, nil
 }
 
+// overallFactor bounds a whole check, re-checks included, in deadlines:
+// a commit full of modules that crash or hang beside a memory bomb cannot
+// hold the controller for long.
+const overallFactor = 3
+
 // oneByOne loads each spec in a check process of its own, a few at a
-// time, until the deadline, and records why each that failed did.
-func (c *Checker) oneByOne(ctx context.Context, deadline time.Time, root, temp string, specs []jshost.Spec, reasons map[string]string) error {
+// time, each with a deadline of its own but none past end, and records
+// why each that failed did.
+func (c *Checker) oneByOne(ctx context.Context, end time.Time, root, temp string, specs []jshost.Spec, reasons map[string]string) error {
 	var (
 		mu    sync.Mutex
 		first error
@@ -137,9 +148,15 @@ func (c *Checker) oneByOne(ctx context.Context, deadline time.Time, root, temp s
 		wg.Go(func() {
 			defer func() { <-sem }()
 			why := ""
-			if time.Now().After(deadline) {
-				why = fmt.Sprintf("not loaded: the modules before it took the %s the check may take", c.opts.Deadline)
+			now := time.Now()
+			if !now.Before(end) {
+				why = fmt.Sprintf("not loaded: the modules before it took the %s the check may take", overallFactor*c.opts.Deadline)
 			} else {
+				deadline, late := now.Add(c.opts.Deadline), c.lateReason()
+				if deadline.After(end) {
+					deadline = end
+					late = fmt.Sprintf("did not finish loading before the check's %s ran out", overallFactor*c.opts.Deadline)
+				}
 				o, err := c.run(ctx, deadline, c.request(root, temp, []jshost.Spec{s}))
 				switch {
 				case err != nil:
@@ -150,7 +167,7 @@ func (c *Checker) oneByOne(ctx context.Context, deadline time.Time, root, temp s
 				case o.done:
 					why = o.failed[s.Name]
 				case o.timedOut:
-					why = c.lateReason()
+					why = late
 				default:
 					why = o.crash(c.opts.MemoryBytes)
 				}
