@@ -1,7 +1,9 @@
 package controller
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -57,13 +59,13 @@ func (c *Controller) reconcile(ctx context.Context) error {
 		return nil
 	}
 	start := time.Now()
-	rec, err := c.build(ctx, repo, head, st)
+	rec, pack, err := c.build(ctx, repo, head, st)
 	if err != nil {
 		c.metrics.builds.WithLabelValues("error").Inc()
 		return err
 	}
 	c.metrics.buildDuration.Observe(time.Since(start).Seconds())
-	if err := c.storeBuilt(rec, &st, headID); err != nil {
+	if err := c.storeBuilt(rec, pack, &st, headID); err != nil {
 		return err
 	}
 	if c.cfg.Failpoint != nil {
@@ -100,36 +102,38 @@ func (c *Controller) healthy(st state) {
 }
 
 // build makes the signed-to-be record of head: its files, the burst of
-// commits it covers, and the validation of its manifest and changed modules.
-func (c *Controller) build(ctx context.Context, repo *git.Repository, head *object.Commit, st state) (*release.Record, error) {
+// commits it covers, and the validation of its manifest and changed
+// modules; and the bundle pack the record names, when it is a new one.
+func (c *Controller) build(ctx context.Context, repo *git.Repository, head *object.Commit, st state) (*release.Record, []byte, error) {
 	rrepo, err := c.objects()
 	if err != nil {
 		c.metrics.gitErrors.Inc()
-		return nil, err
+		return nil, nil, err
 	}
 	prev, prevRec := c.previous(st)
 	snap, err := rrepo.Build(ctx, head.Hash, prev)
 	if err != nil {
 		c.metrics.gitErrors.Inc()
 		c.closeObjects()
-		return nil, fmt.Errorf("build release of commit %s: %w", head.Hash, err)
+		return nil, nil, fmt.Errorf("build release of commit %s: %w", head.Hash, err)
 	}
 	rec := snap.Record(c.cfg.Project, st.Seq+1, c.cfg.now().UTC())
 	rec.Previous = st.LastPublished
 	if rec.Covers, err = covers(repo, head, st.LastCommit); err != nil {
 		c.metrics.gitErrors.Inc()
 		c.closeObjects()
-		return nil, err
+		return nil, nil, err
 	}
+	var pack []byte
 	if snap.Valid() {
-		c.validate(ctx, rrepo, rec, prevRec)
+		pack = c.validate(ctx, rrepo, rec, prevRec)
 	}
 	rec.Status = release.StatusPublished
 	if !rec.Valid() {
-		rec.Status = release.StatusRejected
+		rec.Status, rec.Bundles, pack = release.StatusRejected, nil, nil
 	}
 	c.prev = snap
-	return rec, nil
+	return rec, pack, nil
 }
 
 // objects returns the repository's object reader, kept open between builds:
@@ -176,8 +180,10 @@ func (c *Controller) previous(st state) (*release.Snapshot, *release.Record) {
 
 // storeBuilt signs rec and keeps it with the state change it makes, in one
 // transaction: the commit is never built again, and the release is published
-// (or, rejected, recorded on NATS) by publish, even after a crash.
-func (c *Controller) storeBuilt(rec *release.Record, st *state, headID string) error {
+// (or, rejected, recorded on NATS) by publish, even after a crash. A new
+// bundle pack is kept with it until publish has uploaded it; the one kept
+// before was uploaded by the publish before.
+func (c *Controller) storeBuilt(rec *release.Record, pack []byte, st *state, headID string) error {
 	env, err := release.Sign(c.cfg.Key, rec)
 	if err != nil {
 		return fmt.Errorf("sign release %s: %w", rec.ID, err)
@@ -187,6 +193,18 @@ func (c *Controller) storeBuilt(rec *release.Record, st *state, headID string) e
 	err = c.cfg.DB.Update(func(tx *store.Tx) error {
 		if err := tx.Put(bucketReleases, rec.ID, stored{Status: rec.Status, Envelope: env}); err != nil {
 			return err
+		}
+		if pack != nil {
+			var old []string
+			_ = tx.List(bucketPacks, func(k string, _ []byte) error { old = append(old, k); return nil })
+			for _, k := range old {
+				if err := tx.Delete(bucketPacks, k); err != nil {
+					return err
+				}
+			}
+			if err := tx.PutBytes(bucketPacks, rec.Bundles.Digest, pack); err != nil {
+				return err
+			}
 		}
 		return putState(tx, next)
 	})
@@ -279,6 +297,9 @@ func (c *Controller) uploadContent(ctx context.Context, rec *release.Record, pre
 			path[e.Digest] = e.Path
 		}
 	}
+	if b := rec.Bundles; b != nil && !seen[b.Digest] {
+		digests = append(digests, b.Digest)
+	}
 	missing, err := c.cfg.Bus.MissingContent(ctx, digests)
 	if err != nil {
 		c.metrics.publishErrors.Inc()
@@ -304,6 +325,10 @@ func (c *Controller) uploadContent(ctx context.Context, rec *release.Record, pre
 	open := rrepo.ContentOpener(ctx, rec.Entries)
 	restored := 0
 	for _, d := range missing {
+		if b := rec.Bundles; b != nil && d == b.Digest {
+			c.uploadPack(ctx, rec)
+			continue
+		}
 		r, err := open(d)
 		if err != nil {
 			return fmt.Errorf("read %s for release %s: %w", path[d], rec.ID, err)
@@ -322,4 +347,25 @@ func (c *Controller) uploadContent(ctx context.Context, rec *release.Record, pre
 		c.log.Warn("content objects were missing or damaged in NATS: put back from Git", "release", rec.ID, "objects", restored)
 	}
 	return nil
+}
+
+// uploadPack puts rec's bundle pack into the content store from where
+// storeBuilt kept it. Without it (a pack kept for an earlier release, since
+// lost from NATS) the release is published all the same: executors bundle
+// the modules themselves.
+func (c *Controller) uploadPack(ctx context.Context, rec *release.Record) {
+	var pack []byte
+	err := c.cfg.DB.View(func(tx *store.Tx) error {
+		pack, _ = tx.GetBytes(bucketPacks, rec.Bundles.Digest)
+		return nil
+	})
+	if err == nil && pack == nil {
+		err = errors.New("this controller no longer keeps it")
+	}
+	if err == nil {
+		err = c.cfg.Bus.PutContent(ctx, rec.Bundles.Digest, bytes.NewReader(pack))
+	}
+	if err != nil {
+		c.log.Warn("the release's bundles are not in NATS; executors bundle its modules", "release", rec.ID, "error", err)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/internal/redact"
 	"github.com/beeuni/beeuni/loader"
+	"github.com/beeuni/beeuni/loader/bundle"
 	"github.com/beeuni/beeuni/loader/jshost"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
@@ -84,6 +85,7 @@ type Controller struct {
 	buildMu sync.Mutex // one reconcile or replay at a time; guards prev, repo, ensured and rebuilt
 	prev    *release.Snapshot
 	repo    *release.Repo
+	bundler *bundle.Bundler // the fleet's bundles, kept between builds
 	ensured bool
 	rebuilt bool // an empty state was filled from NATS (or found nothing there)
 }
@@ -165,6 +167,7 @@ func New(cfg Config) (*Controller, error) {
 		src:     src,
 		log:     cfg.Logger.With("component", "controller", "project", cfg.Project),
 		metrics: m,
+		bundler: jshost.Offering(bundle.New(nil)),
 		nudge:   make(chan struct{}, 1),
 		status:  Status{Project: cfg.Project, Repo: redact.URL(cfg.Repo), Branch: cfg.Branch},
 	}

@@ -11,6 +11,7 @@ import (
 const (
 	bucketMeta     = "controller"
 	bucketReleases = "releases"
+	bucketPacks    = "packs" // the bundle pack of the newest build, by digest
 	keyState       = "state"
 	keySnapshot    = "snapshot"
 )

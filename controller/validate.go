@@ -2,6 +2,8 @@ package controller
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,7 +18,9 @@ import (
 // commit whose tool cannot even be bundled is reported in its record.
 // Manifest errors reject the release; a module that does not load is a
 // warning (the fleet leaves that one tool out, as the executor would).
-func (c *Controller) validate(ctx context.Context, rrepo *release.Repo, rec *release.Record, prev *release.Record) {
+// It returns the bundle pack of the project modules when it made a new one
+// (rec.Bundles names it); prev's is kept when no module changed.
+func (c *Controller) validate(ctx context.Context, rrepo *release.Repo, rec *release.Record, prev *release.Record) []byte {
 	project := loader.Read(rrepo.FS(ctx, rec.Entries), c.cfg.Harness)
 	for _, f := range project.Findings {
 		rf := release.Finding{File: f.File, Line: f.Line, Severity: release.Severity(f.Severity), Message: f.Message}
@@ -38,25 +42,70 @@ func (c *Controller) validate(ctx context.Context, rrepo *release.Repo, rec *rel
 		rec.Tools = append(rec.Tools, ref)
 	}
 	if project.HasErrors() {
-		return
+		return nil
 	}
 	changed := changedModules(project, rec, prev)
-	if len(changed) == 0 || c.cfg.CheckModules == nil {
-		return
-	}
-	failures, err := c.loadModules(ctx, rrepo, rec, changed)
-	if err != nil {
-		// The executors still load every module and report what fails.
-		c.log.Error("modules were not load-checked", "release", rec.ID, "error", err)
-		for _, s := range changed {
-			rec.Warnings = append(rec.Warnings, release.Finding{File: s.Source, Severity: release.SeverityWarning,
-				Message: fmt.Sprintf("tool %s was not load-checked: %v", s.Name, err)})
+	if len(changed) == 0 {
+		if prev != nil && len(projectSpecs(project)) > 0 {
+			rec.Bundles = prev.Bundles // the same modules of the same files
 		}
+		return nil
+	}
+	scratch, err := os.MkdirTemp(c.cfg.DataDir, "validate-")
+	if err != nil {
+		c.notChecked(rec, changed, fmt.Errorf("make a scratch folder to load modules in: %w", err))
+		return nil
+	}
+	defer os.RemoveAll(scratch)
+	dst := filepath.Join(scratch, "tree")
+	if err := release.WriteTree(dst, rec, rrepo.ContentOpener(ctx, rec.Entries)); err != nil {
+		c.notChecked(rec, changed, fmt.Errorf("lay the release out to load its modules: %w", err))
+		return nil
+	}
+	pack := c.pack(rec, dst, projectSpecs(project))
+	if c.cfg.CheckModules == nil {
+		return pack
+	}
+	failures, err := c.cfg.CheckModules(ctx, dst, changed)
+	if err != nil {
+		c.notChecked(rec, changed, err)
 	}
 	for _, f := range failures {
 		rec.Warnings = append(rec.Warnings, release.Finding{File: f.Source, Severity: release.SeverityWarning,
 			Message: fmt.Sprintf("tool %s does not load: %s", f.Name, f.Reason)})
 	}
+	return pack
+}
+
+// notChecked records that specs could not be load-checked, and why. The
+// executors still load every module and report what fails.
+func (c *Controller) notChecked(rec *release.Record, specs []jshost.Spec, err error) {
+	c.log.Error("modules were not load-checked", "release", rec.ID, "error", err)
+	for _, s := range specs {
+		rec.Warnings = append(rec.Warnings, release.Finding{File: s.Source, Severity: release.SeverityWarning,
+			Message: fmt.Sprintf("tool %s was not load-checked: %v", s.Name, err)})
+	}
+}
+
+// pack bundles specs from the tree laid out at root, in this process
+// (esbuild runs no module code), into the pack rec.Bundles names. The
+// bundler is kept between builds: modules that did not change are found
+// in its cache. A pack that cannot be made is no error: executors bundle.
+func (c *Controller) pack(rec *release.Record, root string, specs []jshost.Spec) []byte {
+	entries := make([]string, 0, len(specs))
+	for _, s := range specs {
+		entries = append(entries, s.Path)
+	}
+	b, err := c.bundler.Pack(root, entries)
+	if err != nil || b == nil {
+		if err != nil {
+			c.log.Warn("bundle the modules for the fleet; executors bundle them", "release", rec.ID, "error", err)
+		}
+		return nil
+	}
+	sum := sha256.Sum256(b)
+	rec.Bundles = &release.Blob{Digest: hex.EncodeToString(sum[:]), Size: int64(len(b))}
+	return b
 }
 
 // changedModules are the project modules whose content (or the tool they
@@ -116,20 +165,4 @@ func projectSpecs(p *loader.Project) []jshost.Spec {
 		}
 	}
 	return out
-}
-
-// loadModules lays rec out in a scratch folder and has CheckModules load
-// specs there, outside this process, returning what did not load. The
-// error says why no module could be checked.
-func (c *Controller) loadModules(ctx context.Context, rrepo *release.Repo, rec *release.Record, specs []jshost.Spec) ([]jshost.Failure, error) {
-	scratch, err := os.MkdirTemp(c.cfg.DataDir, "validate-")
-	if err != nil {
-		return nil, fmt.Errorf("make a scratch folder to load modules in: %w", err)
-	}
-	defer os.RemoveAll(scratch)
-	dst := filepath.Join(scratch, "tree")
-	if err := release.WriteTree(dst, rec, rrepo.ContentOpener(ctx, rec.Entries)); err != nil {
-		return nil, fmt.Errorf("lay the release out to load its modules: %w", err)
-	}
-	return c.cfg.CheckModules(ctx, dst, specs)
 }

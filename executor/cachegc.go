@@ -49,11 +49,14 @@ type keptRelease struct {
 	Digests []string `json:"digests"`
 }
 
-// digests lists rec's distinct content digests.
+// digests lists rec's distinct content digests, its bundle pack's too.
 func digests(rec *release.Record) []string {
-	out := make([]string, 0, len(rec.Entries))
+	out := make([]string, 0, len(rec.Entries)+1)
 	for _, en := range rec.Entries {
 		out = append(out, en.Digest)
+	}
+	if rec.Bundles != nil {
+		out = append(out, rec.Bundles.Digest)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -233,9 +236,12 @@ func (e *Executor) sweepFolders() {
 type cacheMetrics struct {
 	bytes   prometheus.Gauge
 	removed prometheus.Counter
+	seeded  prometheus.Counter
+	built   prometheus.CounterFunc
 }
 
-func newCacheMetrics(reg prometheus.Registerer) (*cacheMetrics, error) {
+// newCacheMetrics makes them; built counts the bundler's esbuild runs.
+func newCacheMetrics(reg prometheus.Registerer, built func() float64) (*cacheMetrics, error) {
 	m := &cacheMetrics{
 		bytes: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "beeuni_executor_cache_bytes",
@@ -245,8 +251,16 @@ func newCacheMetrics(reg prometheus.Registerer) (*cacheMetrics, error) {
 			Name: "beeuni_executor_cache_removed_total",
 			Help: "Content files removed from the cache: named by no kept release, or over --cache-max.",
 		}),
+		seeded: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "beeuni_executor_bundle_packs_seeded_total",
+			Help: "Releases whose modules were loaded from the controller's bundles (the release's signed bundle pack).",
+		}),
+		built: prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "beeuni_executor_bundles_built_total",
+			Help: "Modules this executor ran esbuild for: neither its bundle cache nor the release's bundle pack had them.",
+		}, built),
 	}
-	for _, c := range []prometheus.Collector{m.bytes, m.removed} {
+	for _, c := range []prometheus.Collector{m.bytes, m.removed, m.seeded, m.built} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("register executor cache metrics: %w", err)
 		}

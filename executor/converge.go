@@ -188,6 +188,7 @@ func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
 		return retryable(err)
 	}
 	e.failpoint("laid-out")
+	e.seedBundles(ctx, rec)
 	ts := LoadToolSet(ctx, rec.ID, dir, e.cfg.Harness, e.hostOptions())
 	e.failpoint("loaded")
 	if e.newer() || ctx.Err() != nil {

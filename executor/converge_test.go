@@ -48,9 +48,13 @@ func TestConvergeCommitToCall(t *testing.T) {
 		t.Fatalf("shout: %+v, want HI! from %s", got, rec.ID)
 	}
 	n.expectAnswer("", "v2", rec.ID)
-	if evs := f.executorEvents("executor.converged", "e1"); len(evs) != 2 || evs[1]["release"] != rec.ID {
-		t.Fatalf("executor.converged events: %v, want 2, the last for %s", evs, rec.ID)
-	}
+	// The event follows the switch: poll for it.
+	waitSlow(t, convergeWait, func() error {
+		if evs := f.executorEvents("executor.converged", "e1"); len(evs) != 2 || evs[1]["release"] != rec.ID {
+			return fmt.Errorf("executor.converged events: %v, want 2, the last for %s", evs, rec.ID)
+		}
+		return nil
+	})
 }
 
 // An executor started after two releases goes straight to the newest.
@@ -61,10 +65,12 @@ func TestConvergeLateJoiner(t *testing.T) {
 	n := startNode(t, "late", t.TempDir(), f.natsURL)
 	n.waitConverged(rec.ID)
 	n.expectAnswer("", "v2", rec.ID)
-	evs := f.executorEvents("executor.converged", "late")
-	if len(evs) != 1 || evs[0]["release"] != rec.ID {
-		t.Fatalf("executor.converged events: %v, want one, for %s", evs, rec.ID)
-	}
+	waitSlow(t, convergeWait, func() error { // the event follows the switch
+		if evs := f.executorEvents("executor.converged", "late"); len(evs) != 1 || evs[0]["release"] != rec.ID {
+			return fmt.Errorf("executor.converged events: %v, want one, for %s", evs, rec.ID)
+		}
+		return nil
+	})
 	n.waitDirs(rec.ID)
 }
 

@@ -211,7 +211,7 @@ func NewExecutor(cfg Config) (*Executor, error) {
 		so.Registry = prometheus.NewRegistry()
 	}
 	so.Secrets = e.secretValues
-	if e.cacheMetrics, err = newCacheMetrics(so.Registry); err != nil {
+	if e.cacheMetrics, err = newCacheMetrics(so.Registry, func() float64 { return float64(e.bundler.Built()) }); err != nil {
 		db.Close()
 		return nil, err
 	}

@@ -96,6 +96,9 @@ func VerifyRecord(rec *Record) error {
 			return fmt.Errorf("verify release %s: %w: entries are not sorted and unique at %s", rec.ID, ErrTampered, e.Path)
 		}
 	}
+	if b := rec.Bundles; b != nil && (len(b.Digest) != sha256.Size*2 || !isHex(b.Digest)) {
+		return fmt.Errorf("verify release %s: %w: its bundles have a malformed digest %q", rec.ID, ErrTampered, b.Digest)
+	}
 	if got := Digest(rec.Entries); got != rec.Digest {
 		return fmt.Errorf("verify release %s: %w", rec.ID, &ContentError{Want: rec.Digest, Got: got})
 	}

@@ -107,6 +107,18 @@ type Record struct {
 	Findings   []Finding   `json:"findings,omitempty"`
 	Submodules []Submodule `json:"submodules,omitempty"`
 	Entries    []Entry     `json:"entries"`
+	// Bundles is the content object holding the controller's bundles of
+	// the project modules (a pack, see loader/bundle.Pack): an executor
+	// whose host offers the same modules seeds its bundler with it and
+	// loads without running esbuild. Optional: without it, or when it
+	// cannot be fetched, an executor bundles the modules itself.
+	Bundles *Blob `json:"bundles,omitempty"`
+}
+
+// Blob is a content object that is not a file of the tree.
+type Blob struct {
+	Digest string `json:"digest"` // sha256 hex, the content store's name
+	Size   int64  `json:"size"`
 }
 
 // FirstFinding is the first finding that blocks the record (its first

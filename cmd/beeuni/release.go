@@ -204,6 +204,9 @@ func writeRecord(w io.Writer, r *release.Record, status string) {
 	field("Previous", r.Previous)
 	field("Status", status)
 	field("Digest", r.Digest)
+	if b := r.Bundles; b != nil {
+		field("Bundles", fmt.Sprintf("%s (%d bytes: the controller's bundles of the modules)", b.Digest, b.Size))
+	}
 	tw.Flush()
 
 	fmt.Fprintf(w, "\nTools (%d):\n", len(r.Tools))

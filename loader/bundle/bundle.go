@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -56,7 +57,8 @@ type Bundler struct {
 
 // store is what every view of one Bundler shares.
 type store struct {
-	ext Cache
+	ext   Cache
+	built atomic.Uint64 // esbuild builds run
 
 	mu        sync.Mutex
 	byStat    map[string]statEntry // offer\x00root\x00entry -> inputs as last seen
@@ -139,6 +141,7 @@ func (b *Bundler) Bundle(root, entry string) (Result, error) {
 		return res, nil
 	}
 	code, smap, g, err := b.build(root, rel)
+	b.built.Add(1)
 	if err != nil {
 		return Result{}, err
 	}
@@ -151,6 +154,10 @@ func (b *Bundler) Bundle(root, entry string) (Result, error) {
 	b.rememberStat(statKey, stats, res)
 	return res, nil
 }
+
+// Built counts the modules b (and every view of its caches) ran esbuild
+// for: a module found in a cache, or seeded from a pack, is not counted.
+func (b *Bundler) Built() uint64 { return b.built.Load() }
 
 // BundleSource bundles an in-memory module (the Beeuni tools) that imports
 // node: modules only; name is the file name errors show.

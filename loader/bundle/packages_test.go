@@ -80,6 +80,25 @@ func BenchmarkBundlePackage(b *testing.B) {
 				}
 			}
 		})
+		// What an executor pays when the release ships the controller's
+		// bundle: seed a fresh bundler with the pack, then find the bundle
+		// (every input read and hashed against the manifest).
+		pack, err := newBundler(nil).Pack(root, []string{entry})
+		if err != nil || pack == nil {
+			b.Fatalf("pack %s: %v", entry, err)
+		}
+		b.Run(name+"/seeded", func(b *testing.B) {
+			defer reportCPU(b)()
+			for b.Loop() {
+				nb := newBundler(nil)
+				if err := nb.Seed(pack); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := nb.Bundle(root, entry); err != nil || nb.Built() != 0 {
+					b.Fatalf("seeded bundle: built %d, %v", nb.Built(), err)
+				}
+			}
+		})
 		b.Run(name+"/esbuild", func(b *testing.B) {
 			defer reportCPU(b)()
 			for b.Loop() {

@@ -2,6 +2,7 @@ package jshost
 
 import (
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -29,6 +30,19 @@ import (
 // reference to one.
 func platforms() []rt.Platform {
 	return []rt.Platform{ecma.Platform(), limits.Platform(), node.Platform(), web.Platform(), bun.Platform()}
+}
+
+// Offering is the view of b a host bundles with: it offers what the
+// host's require answers, so a bundle made through it elsewhere (the
+// controller's, shipped in a release) is the one a host would make.
+func Offering(b *bundle.Bundler) *bundle.Bundler {
+	names := map[string]bool{}
+	for _, p := range platforms() {
+		for n := range p.Modules {
+			names[n] = true
+		}
+	}
+	return b.Offering(slices.Sorted(maps.Keys(names)))
 }
 
 // host is what the runtimes of one Set share (read-only after newHost).
