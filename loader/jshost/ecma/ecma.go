@@ -53,6 +53,9 @@ func install(r *rt.Runtime) error {
 	}).(*goja.Object)
 	describe(vm, fn, "stringify", ov)
 	installDate(vm)
+	if err := installRegExp(vm); err != nil {
+		return err
+	}
 	return j.DefineDataProperty("stringify", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
