@@ -40,7 +40,7 @@ type Result struct {
 }
 
 // version changes the keys when the build settings change.
-const version = "beeuni-bundle-4"
+const version = "beeuni-bundle-3"
 
 // maxEntries bounds each in-memory map; past it the map starts over (the
 // external Cache keeps what matters across that).

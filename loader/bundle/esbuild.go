@@ -106,17 +106,12 @@ var resolveExtensions = []string{".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", "
 // cannot be lowered.
 func options(workDir string, plugin api.Plugin) api.BuildOptions {
 	return api.BuildOptions{
-		Bundle:   true,
-		Write:    false,
-		Format:   api.FormatCommonJS,
-		Platform: api.PlatformNode,
-		Target:   api.ES2020,
-		// regexp-unicode-property-escapes: goja compiles a regular
-		// expression literal itself and reads \p{...} in it as letters;
-		// written as a new RegExp(...) call it reaches the host's RegExp,
-		// which matches it (loader/jshost/ecma/regexp.go).
-		Supported: map[string]bool{"async-generator": false, "for-await": false, "dynamic-import": false,
-			"regexp-unicode-property-escapes": false},
+		Bundle:            true,
+		Write:             false,
+		Format:            api.FormatCommonJS,
+		Platform:          api.PlatformNode,
+		Target:            api.ES2020,
+		Supported:         map[string]bool{"async-generator": false, "for-await": false, "dynamic-import": false},
 		Loader:            loaders,
 		ResolveExtensions: resolveExtensions,
 		Charset:           api.CharsetUTF8,

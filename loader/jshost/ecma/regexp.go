@@ -13,11 +13,11 @@ import (
 // global RegExp is wrapped by one that rewrites such a pattern into the
 // classes of code points it stands for (regexp_translate.go) and leaves
 // every other pattern to goja's RegExp untouched, at the cost of one Go
-// call per construction. The bundler makes esbuild write the literals
-// that have a property escape as new RegExp(...) calls (its
-// regexp-unicode-property-escapes feature), since goja compiles a literal
-// itself. A rewritten regexp keeps the source and flags it was given
-// (own, non-enumerable properties), as source, flags and toString show.
+// call per construction. goja compiles a literal itself: the host turns
+// the literals that need it into new RegExp(...) calls before it compiles
+// a module (literals.go). A rewritten regexp keeps the source and flags
+// it was given (own, non-enumerable properties), as source, flags and
+// toString show.
 
 // regexpJS wraps Native: translate(pattern, flags) answers null when
 // goja's RegExp is right, else [source, flags (in RegExp#flags' order),
