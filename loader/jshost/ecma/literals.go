@@ -18,7 +18,7 @@ import (
 // The call names the global RegExp, as esbuild's lowering does: a local
 // binding named RegExp around such a literal would be called instead.
 func RouteLiterals(p *ast.Program, src string) {
-	if !strings.Contains(src, `\p{`) && !strings.Contains(src, `\P{`) {
+	if !strings.Contains(src, `\p{`) && !strings.Contains(src, `\P{`) && !hasSurrogate(src) {
 		return
 	}
 	route(reflect.ValueOf(p))
@@ -26,7 +26,25 @@ func RouteLiterals(p *ast.Program, src string) {
 
 // LiteralNeedsHost reports whether a literal /pattern/flags needs the
 // host's RegExp.
-func LiteralNeedsHost(pattern, flags string) bool { return needsTranslation(pattern, flags) }
+func LiteralNeedsHost(pattern, flags string) bool {
+	return needsTranslation(pattern, flags) || needsPairs(pattern, flags)
+}
+
+// hasSurrogate reports whether src may hold a pattern with a surrogate:
+// an escape \uD800-\uDFFF (any case) or an astral character.
+func hasSurrogate(src string) bool {
+	for i := strings.Index(src, `\u`); i >= 0; {
+		if v, ok := hex4(src[i+2:]); ok && isSurrogate(v) {
+			return true
+		}
+		j := strings.Index(src[i+2:], `\u`)
+		if j < 0 {
+			break
+		}
+		i += 2 + j
+	}
+	return strings.ContainsFunc(src, func(r rune) bool { return r > 0xFFFF })
+}
 
 var (
 	newType   = reflect.TypeOf((*ast.NewExpression)(nil))

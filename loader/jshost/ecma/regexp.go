@@ -21,7 +21,8 @@ import (
 
 // regexpJS wraps Native: translate(pattern, flags) answers null when
 // goja's RegExp is right, else [source, flags (in RegExp#flags' order),
-// rewritten source, flags as given (for goja to check)].
+// rewritten source, flags as given (for goja to check), and an exec of
+// its own for a pattern with surrogates (regexp_pairs.go)].
 const regexpJS = `(function (Native, translate) {
   'use strict'
   const construct = Reflect.construct
@@ -44,6 +45,7 @@ const regexpJS = `(function (Native, translate) {
     const re = construct(Native, [t[2], t[3]], nt)
     define(re, 'source', { value: t[0], configurable: true })
     define(re, 'flags', { value: t[1], configurable: true })
+    if (t[4] !== undefined) define(re, 'exec', { value: t[4], writable: true, configurable: true })
     return re
   }
   define(RegExp, 'prototype', { value: Native.prototype, writable: false, enumerable: false, configurable: false })
@@ -94,13 +96,24 @@ func (t *translator) call(call goja.FunctionCall) goja.Value {
 	if !goja.IsUndefined(flagsArg) {
 		flags = flagsArg.String()
 	}
-	if !needsTranslation(source, flags) || strings.ContainsAny(flags, "dv") {
+	if strings.ContainsAny(flags, "dv") {
 		// d and v: goja's own refusal ("Invalid flags") stands.
+		return goja.Null()
+	}
+	pairs := needsPairs(source, flags)
+	if !pairs && !needsTranslation(source, flags) {
 		return goja.Null()
 	}
 	key := flags + "/" + source
 	if v, ok := t.cache[key]; ok {
 		return v
+	}
+	if pairs {
+		p, err := newPairsExec(t.vm, source, flags)
+		if err != nil {
+			return goja.Null() // goja's RegExp says what is wrong with it
+		}
+		return t.remember(key, t.vm.NewArray(source, canonicalFlags(flags), source, flags, p.exec))
 	}
 	rewritten, err := translate(source)
 	if err != nil {
@@ -111,7 +124,10 @@ func (t *translator) call(call goja.FunctionCall) goja.Value {
 		}
 		panic(e)
 	}
-	v := t.vm.NewArray(source, canonicalFlags(flags), rewritten, flags)
+	return t.remember(key, t.vm.NewArray(source, canonicalFlags(flags), rewritten, flags))
+}
+
+func (t *translator) remember(key string, v goja.Value) goja.Value {
 	if len(t.cache) < maxCached {
 		t.cache[key] = v
 	}
