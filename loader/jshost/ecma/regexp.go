@@ -21,8 +21,9 @@ import (
 
 // regexpJS wraps Native: translate(pattern, flags) answers null when
 // goja's RegExp is right, else [source, flags (in RegExp#flags' order),
-// rewritten source, flags as given (for goja to check), and an exec of
-// its own for a pattern with surrogates (regexp_pairs.go)].
+// rewritten source, flags for goja (as given, less d), the host's exec
+// for a pattern with surrogates or the d flag (regexp_exec.go), and
+// whether it has d].
 const regexpJS = `(function (Native, translate) {
   'use strict'
   const construct = Reflect.construct
@@ -46,11 +47,13 @@ const regexpJS = `(function (Native, translate) {
     define(re, 'source', { value: t[0], configurable: true })
     define(re, 'flags', { value: t[1], configurable: true })
     if (t[4] !== undefined) define(re, 'exec', { value: t[4], writable: true, configurable: true })
+    if (t[5]) define(re, 'hasIndices', { value: true, configurable: true })
     return re
   }
   define(RegExp, 'prototype', { value: Native.prototype, writable: false, enumerable: false, configurable: false })
   define(RegExp, Symbol.species, { get() { return this }, configurable: true })
   define(Native.prototype, 'constructor', { value: RegExp, writable: true, enumerable: false, configurable: true })
+  define(Native.prototype, 'hasIndices', { get() { return this === Native.prototype ? undefined : false }, configurable: true })
   return RegExp
 })`
 
@@ -96,35 +99,49 @@ func (t *translator) call(call goja.FunctionCall) goja.Value {
 	if !goja.IsUndefined(flagsArg) {
 		flags = flagsArg.String()
 	}
-	if strings.ContainsAny(flags, "dv") {
-		// d and v: goja's own refusal ("Invalid flags") stands.
-		return goja.Null()
+	if strings.ContainsRune(flags, 'v') {
+		panic(t.syntaxError(source, flags, "beeuni cannot match the v flag (unicodeSets) yet: write the class with the u flag"))
 	}
-	pairs := needsPairs(source, flags)
-	if !pairs && !needsTranslation(source, flags) {
+	// goja refuses d; the host's exec gives the indices.
+	indices := strings.ContainsRune(flags, 'd')
+	native := strings.Replace(flags, "d", "", 1)
+	pairs, props := needsPairs(source, native), needsTranslation(source, native)
+	if !indices && !pairs && !props {
 		return goja.Null()
 	}
 	key := flags + "/" + source
 	if v, ok := t.cache[key]; ok {
 		return v
 	}
-	if pairs {
-		p, err := newPairsExec(t.vm, source, flags)
+	compiled := source
+	if props {
+		var err error
+		if compiled, err = translate(source); err != nil {
+			panic(t.syntaxError(source, flags, err.Error()))
+		}
+	}
+	exec := goja.Undefined()
+	if indices || pairs {
+		h, err := newHostExec(t.vm, compiled, native, indices)
 		if err != nil {
-			return goja.Null() // goja's RegExp says what is wrong with it
+			if !indices {
+				return goja.Null() // goja's RegExp says what is wrong with it
+			}
+			panic(t.syntaxError(source, flags, err.Error()))
 		}
-		return t.remember(key, t.vm.NewArray(source, canonicalFlags(flags), source, flags, p.exec))
+		exec = t.vm.ToValue(h.exec)
 	}
-	rewritten, err := translate(source)
+	return t.remember(key, t.vm.NewArray(source, canonicalFlags(flags), compiled, native, exec, indices))
+}
+
+// syntaxError is the SyntaxError a bad pattern throws, worded as V8's.
+func (t *translator) syntaxError(source, flags, msg string) goja.Value {
+	ctor, _ := goja.AssertConstructor(t.vm.Get("SyntaxError"))
+	e, err := ctor(nil, t.vm.ToValue("Invalid regular expression: /"+source+"/"+flags+": "+msg))
 	if err != nil {
-		ctor, _ := goja.AssertConstructor(t.vm.Get("SyntaxError"))
-		e, cerr := ctor(nil, t.vm.ToValue("Invalid regular expression: /"+source+"/"+flags+": "+err.Error()))
-		if cerr != nil {
-			panic(cerr)
-		}
-		panic(e)
+		panic(err)
 	}
-	return t.remember(key, t.vm.NewArray(source, canonicalFlags(flags), rewritten, flags))
+	return e
 }
 
 func (t *translator) remember(key string, v goja.Value) goja.Value {

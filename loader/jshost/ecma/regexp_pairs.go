@@ -5,9 +5,6 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/dlclark/regexp2/v2"
-	"github.com/dop251/goja"
 )
 
 // Surrogates without the u flag. goja matches a pattern without u over
@@ -17,11 +14,10 @@ import (
 // becomes [\uD800-\uDBFF][\uD800-\uDBFF] and matches no pair (he's astral
 // symbols, emoji counting). Such a pattern (one with a surrogate escape
 // or an astral character, which goja splits into two) runs on regexp2
-// here, over units where each surrogate stands as a code point of Plane
-// 15 (U+F0000 + its offset from U+D800), which a string seen as units
-// never holds otherwise: the classes stay distinct and match the same
-// units. The regexp gets an exec of its own, which replace, match, split
-// and the rest call as the standard says.
+// here (regexp_exec.go), over units where each surrogate stands as a code
+// point of Plane 15 (U+F0000 + its offset from U+D800), which a string
+// seen as units never holds otherwise: the classes stay distinct and
+// match the same units.
 
 const (
 	surrogateLo, surrogateHi = 0xD800, 0xDFFF
@@ -180,100 +176,4 @@ func writeRange(b *strings.Builder, lo, hi atom) {
 	if hi.value > surrogateHi {
 		b.WriteString(`\uE000-` + hi.text)
 	}
-}
-
-// pairsExec is the exec of a regexp without u that has a surrogate: the
-// standard's RegExpBuiltinExec over regexp2.
-type pairsExec struct {
-	vm             *goja.Runtime
-	re             *regexp2.Regexp
-	global, sticky bool
-	// The text of the last call and its stand-ins: replace and split call
-	// exec again and again on the same string.
-	last  goja.Value
-	units []rune
-}
-
-func newPairsExec(vm *goja.Runtime, source, flags string) (*pairsExec, error) {
-	opts := regexp2.ECMAScript
-	for _, f := range flags {
-		switch f {
-		case 'i':
-			opts |= regexp2.IgnoreCase
-		case 'm':
-			opts |= regexp2.Multiline
-		case 's':
-			opts |= regexp2.Singleline
-		}
-	}
-	re, err := regexp2.Compile(pairsPattern(source), opts)
-	if err != nil {
-		return nil, err
-	}
-	return &pairsExec{vm: vm, re: re, global: strings.ContainsRune(flags, 'g'), sticky: strings.ContainsRune(flags, 'y')}, nil
-}
-
-func (p *pairsExec) exec(call goja.FunctionCall) goja.Value {
-	vm := p.vm
-	this := call.This.ToObject(vm)
-	sv := call.Argument(0).ToString()
-	s, _ := sv.(goja.String)
-	if s == nil {
-		s = goja.StringFromUTF16(utf16.Encode([]rune(sv.String())))
-	}
-	last := 0
-	if p.global || p.sticky {
-		last = int(min(max(this.Get("lastIndex").ToInteger(), 0), int64(s.Length())+1))
-	}
-	fail := func() goja.Value {
-		if p.global || p.sticky {
-			_ = this.Set("lastIndex", 0)
-		}
-		return goja.Null()
-	}
-	if last > s.Length() {
-		return fail()
-	}
-	if p.last == nil || !p.last.SameAs(s) {
-		p.units = p.units[:0]
-		for i := 0; i < s.Length(); i++ {
-			p.units = append(p.units, standIn(rune(s.CharAt(i))))
-		}
-		p.last = s
-	}
-	m, err := p.re.FindRunesMatchStartingAt(p.units, last)
-	if err != nil {
-		panic(vm.NewGoError(err))
-	}
-	if m == nil || (p.sticky && m.RuneIndex != last) {
-		return fail()
-	}
-	if p.global || p.sticky {
-		_ = this.Set("lastIndex", m.RuneIndex+m.RuneLength)
-	}
-	groups := m.Groups()
-	vals := make([]any, len(groups))
-	var named *goja.Object
-	for i, g := range groups {
-		v := goja.Undefined()
-		if len(g.Captures) > 0 {
-			v = s.Substring(g.RuneIndex, g.RuneIndex+g.RuneLength)
-		}
-		vals[i] = v
-		if i > 0 && g.Name != "" && g.Name != strconv.Itoa(i) {
-			if named == nil {
-				named = vm.NewObject()
-			}
-			_ = named.Set(g.Name, v)
-		}
-	}
-	a := vm.NewArray(vals...)
-	_ = a.Set("index", m.RuneIndex)
-	_ = a.Set("input", s)
-	if named != nil {
-		_ = a.Set("groups", named)
-	} else {
-		_ = a.Set("groups", goja.Undefined())
-	}
-	return a
 }
