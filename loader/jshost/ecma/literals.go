@@ -13,7 +13,8 @@ import (
 // new RegExp(pattern, flags) call: goja compiles a literal itself, out
 // of the host's reach, while the call reaches the global RegExp this
 // package installs. (esbuild's regexp-unicode-property-escapes lowering
-// is not enough: it misses \p{...} inside a class, /[^\p{L}]/u.) src is
+// is not enough: it misses \p{...} inside a class, /[^\p{L}]/u; the d
+// and v flags it does lower, being past ES2020, goja's target.) src is
 // the program's text: a program without a candidate is not walked.
 // The call names the global RegExp, as esbuild's lowering does: a local
 // binding named RegExp around such a literal would be called instead.
@@ -27,7 +28,7 @@ func RouteLiterals(p *ast.Program, src string) {
 // LiteralNeedsHost reports whether a literal /pattern/flags needs the
 // host's RegExp.
 func LiteralNeedsHost(pattern, flags string) bool {
-	return needsTranslation(pattern, flags) || needsPairs(pattern, flags)
+	return needsTranslation(pattern, flags) || needsPairs(pattern, flags) || strings.ContainsAny(flags, "dv")
 }
 
 // hasSurrogate reports whether src may hold a pattern with a surrogate:

@@ -22,8 +22,8 @@ import (
 // regexpJS wraps Native: translate(pattern, flags) answers null when
 // goja's RegExp is right, else [source, flags (in RegExp#flags' order),
 // rewritten source, flags for goja (as given, less d), the host's exec
-// for a pattern with surrogates or the d flag (regexp_exec.go), and
-// whether it has d].
+// for a pattern with surrogates or the d flag (regexp_exec.go), whether
+// it has d, whether it has v].
 const regexpJS = `(function (Native, translate) {
   'use strict'
   const construct = Reflect.construct
@@ -48,12 +48,18 @@ const regexpJS = `(function (Native, translate) {
     define(re, 'flags', { value: t[1], configurable: true })
     if (t[4] !== undefined) define(re, 'exec', { value: t[4], writable: true, configurable: true })
     if (t[5]) define(re, 'hasIndices', { value: true, configurable: true })
+    if (t[6]) {
+      define(re, 'unicodeSets', { value: true, configurable: true })
+      define(re, 'unicode', { value: false, configurable: true })
+    }
     return re
   }
   define(RegExp, 'prototype', { value: Native.prototype, writable: false, enumerable: false, configurable: false })
   define(RegExp, Symbol.species, { get() { return this }, configurable: true })
   define(Native.prototype, 'constructor', { value: RegExp, writable: true, enumerable: false, configurable: true })
-  define(Native.prototype, 'hasIndices', { get() { return this === Native.prototype ? undefined : false }, configurable: true })
+  for (const name of ['hasIndices', 'unicodeSets']) {
+    define(Native.prototype, name, { get() { return this === Native.prototype ? undefined : false }, configurable: true })
+  }
   return RegExp
 })`
 
@@ -99,24 +105,34 @@ func (t *translator) call(call goja.FunctionCall) goja.Value {
 	if !goja.IsUndefined(flagsArg) {
 		flags = flagsArg.String()
 	}
-	if strings.ContainsRune(flags, 'v') {
-		panic(t.syntaxError(source, flags, "beeuni cannot match the v flag (unicodeSets) yet: write the class with the u flag"))
-	}
-	// goja refuses d; the host's exec gives the indices.
-	indices := strings.ContainsRune(flags, 'd')
-	native := strings.Replace(flags, "d", "", 1)
-	pairs, props := needsPairs(source, native), needsTranslation(source, native)
-	if !indices && !pairs && !props {
+	// goja refuses d (the host's exec gives the indices) and v (whose
+	// classes the host computes, leaving a u pattern).
+	indices, sets := strings.ContainsRune(flags, 'd'), strings.ContainsRune(flags, 'v')
+	if !indices && !sets && !needsPairs(source, flags) && !needsTranslation(source, flags) {
 		return goja.Null()
 	}
 	key := flags + "/" + source
 	if v, ok := t.cache[key]; ok {
 		return v
 	}
+	native := strings.Replace(flags, "d", "", 1)
 	compiled := source
-	if props {
+	if sets {
+		if strings.ContainsRune(flags, 'u') {
+			ctor, _ := goja.AssertConstructor(t.vm.Get("SyntaxError"))
+			e, _ := ctor(nil, t.vm.ToValue("Invalid flags supplied to RegExp constructor '"+flags+"'"))
+			panic(e)
+		}
+		native = strings.Replace(native, "v", "u", 1)
 		var err error
-		if compiled, err = translate(source); err != nil {
+		if compiled, err = translateV(source); err != nil {
+			panic(t.syntaxError(source, flags, err.Error()))
+		}
+	}
+	pairs := needsPairs(compiled, native)
+	if needsTranslation(compiled, native) {
+		var err error
+		if compiled, err = translate(compiled); err != nil {
 			panic(t.syntaxError(source, flags, err.Error()))
 		}
 	}
@@ -131,7 +147,7 @@ func (t *translator) call(call goja.FunctionCall) goja.Value {
 		}
 		exec = t.vm.ToValue(h.exec)
 	}
-	return t.remember(key, t.vm.NewArray(source, canonicalFlags(flags), compiled, native, exec, indices))
+	return t.remember(key, t.vm.NewArray(source, canonicalFlags(flags), compiled, native, exec, indices, sets))
 }
 
 // syntaxError is the SyntaxError a bad pattern throws, worded as V8's.
