@@ -19,7 +19,7 @@ import (
 // The call names the global RegExp, as esbuild's lowering does: a local
 // binding named RegExp around such a literal would be called instead.
 func RouteLiterals(p *ast.Program, src string) {
-	if !strings.Contains(src, `\p{`) && !strings.Contains(src, `\P{`) && !hasSurrogate(src) {
+	if !strings.Contains(src, `\p{`) && !strings.Contains(src, `\P{`) && !hasSurrogate(src) && !hasFlagDV(src) {
 		return
 	}
 	route(reflect.ValueOf(p))
@@ -29,6 +29,32 @@ func RouteLiterals(p *ast.Program, src string) {
 // host's RegExp.
 func LiteralNeedsHost(pattern, flags string) bool {
 	return needsTranslation(pattern, flags) || needsPairs(pattern, flags) || strings.ContainsAny(flags, "dv")
+}
+
+// hasFlagDV reports whether src may hold a literal with the d or v flag:
+// a slash followed by flag letters among which d or v.
+func hasFlagDV(src string) bool {
+	for i := strings.IndexByte(src, '/'); i >= 0; {
+		j := i + 1
+		dv := false
+		for j < len(src) && strings.IndexByte("dgimsuvy", src[j]) >= 0 {
+			dv = dv || src[j] == 'd' || src[j] == 'v'
+			j++
+		}
+		if dv && (j == len(src) || !isIdentChar(src[j])) {
+			return true
+		}
+		k := strings.IndexByte(src[i+1:], '/')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
+}
+
+func isIdentChar(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // hasSurrogate reports whether src may hold a pattern with a surrogate:
