@@ -56,3 +56,58 @@ func TestRegExpAsNode(t *testing.T) {
 		}
 	}
 }
+
+func benchRuntime(b *testing.B) *goja.Runtime {
+	vm := goja.New()
+	if err := Platform().Install(&rt.Runtime{VM: vm}); err != nil {
+		b.Fatal(err)
+	}
+	return vm
+}
+
+func benchEval(b *testing.B, vm *goja.Runtime, src string) {
+	p := goja.MustCompile("bench.js", src, true)
+	b.ResetTimer()
+	for range b.N {
+		if _, err := vm.RunProgram(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRegExpPlain: a pattern the host leaves to goja (its cost is
+// the wrapper's call).
+func BenchmarkRegExpPlain(b *testing.B) {
+	benchEval(b, benchRuntime(b), `new RegExp('[a-z]+', 'g')`)
+}
+
+// BenchmarkRegExpPlainGoja: the same without the host's corrections.
+func BenchmarkRegExpPlainGoja(b *testing.B) {
+	benchEval(b, goja.New(), `new RegExp('[a-z]+', 'g')`)
+}
+
+// BenchmarkRegExpPropertyL: new RegExp('\\p{L}+', 'u') again: the rewrite
+// and goja's compiled pattern are the runtime's first.
+func BenchmarkRegExpPropertyL(b *testing.B) {
+	benchEval(b, benchRuntime(b), `new RegExp('\\p{L}+', 'u')`)
+}
+
+// BenchmarkRegExpPropertyLFirst: the first \p{L} of a runtime (the rewrite
+// computed from Go's tables).
+func BenchmarkRegExpPropertyLFirst(b *testing.B) {
+	p := goja.MustCompile("bench.js", `new RegExp('\\p{L}+', 'u')`, true)
+	for range b.N {
+		vm := benchRuntime(b)
+		if _, err := vm.RunProgram(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRegExpPropertyLMatch(b *testing.B) {
+	benchEval(b, benchRuntime(b), `'Café Ünïcode ΑΒΓ 東京 123'.match(globalThis.re ??= new RegExp('\\p{L}+', 'gu'))`)
+}
+
+func BenchmarkRegExpPairsReplace(b *testing.B) {
+	benchEval(b, benchRuntime(b), `'a𝌆b😀 and more text'.replace(globalThis.re ??= new RegExp('[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]', 'g'), '?')`)
+}
