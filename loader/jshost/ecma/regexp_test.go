@@ -111,3 +111,46 @@ func BenchmarkRegExpPropertyLMatch(b *testing.B) {
 func BenchmarkRegExpPairsReplace(b *testing.B) {
 	benchEval(b, benchRuntime(b), `'a𝌆b😀 and more text'.replace(globalThis.re ??= new RegExp('[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]', 'g'), '?')`)
 }
+
+// BenchmarkInstallRegExp: what the wrapper adds to a runtime's setup
+// (it is made on the first read of the global).
+func BenchmarkInstallRegExp(b *testing.B) {
+	rs := make([]*rt.Runtime, b.N)
+	for i := range rs {
+		// A global made first, as set-up makes dozens: what is measured
+		// is the wrapper's part alone.
+		rs[i] = &rt.Runtime{VM: goja.New()}
+		rs[i].LazyGlobal("other", false, goja.Undefined)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		installRegExp(rs[i])
+	}
+}
+
+// BenchmarkMakeRegExp: the first read of the global RegExp.
+func BenchmarkMakeRegExp(b *testing.B) {
+	vms := make([]*goja.Runtime, b.N)
+	for i := range vms {
+		vms[i] = goja.New()
+		installRegExp(&rt.Runtime{VM: vms[i]})
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		vms[i].Get("RegExp")
+	}
+}
+
+// BenchmarkInstallControl: a LazyGlobal of nothing, in the same harness
+// as BenchmarkInstallRegExp.
+func BenchmarkInstallControl(b *testing.B) {
+	rs := make([]*rt.Runtime, b.N)
+	for i := range rs {
+		rs[i] = &rt.Runtime{VM: goja.New()}
+		rs[i].LazyGlobal("other", false, goja.Undefined)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		rs[i].LazyGlobal("another", false, goja.Undefined)
+	}
+}
