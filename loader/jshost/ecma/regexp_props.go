@@ -1,8 +1,6 @@
 package ecma
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 	"unicode"
 )
@@ -213,9 +211,9 @@ func property(name string) (set, error) {
 			return s, nil
 		}
 		if slices.Contains(unsupportedBinary, name) {
-			return nil, fmt.Errorf("beeuni cannot match \\p{%s}: Go's unicode tables have no %s (the General_Category values, Script, and the binary properties of Go's unicode.Properties and of emoji it can)", name, name)
+			return nil, patternErrorf("beeuni cannot match \\p{%s}: Go's unicode tables have no %s (the General_Category values, Script, and the binary properties of Go's unicode.Properties and of emoji it can)", name, name)
 		}
-		return nil, errors.New("Invalid property name")
+		return nil, patternError("Invalid property name")
 	}
 	switch key {
 	case "General_Category", "gc":
@@ -233,15 +231,15 @@ func property(name string) (set, error) {
 			return fromTables(t), nil
 		}
 		if value == "Unknown" || value == "Zzzz" {
-			return nil, fmt.Errorf("beeuni cannot match \\p{%s}: Go's unicode tables have no Unknown script", name)
+			return nil, patternErrorf("beeuni cannot match \\p{%s}: Go's unicode tables have no Unknown script", name)
 		}
 		if len(value) > 0 {
-			return nil, fmt.Errorf("beeuni cannot match \\p{%s}: Go's unicode tables (Unicode %s) have no script %s; the Script names Go has: unicode.Scripts", name, unicode.Version, value)
+			return nil, patternErrorf("beeuni cannot match \\p{%s}: Go's unicode tables (Unicode %s) have no script %s; the Script names Go has: unicode.Scripts", name, unicode.Version, value)
 		}
 	case "Script_Extensions", "scx":
-		return nil, fmt.Errorf("beeuni cannot match \\p{%s}: Go's unicode tables have no Script_Extensions; \\p{Script=%s} (without the extensions) may do", name, value)
+		return nil, patternErrorf("beeuni cannot match \\p{%s}: Go's unicode tables have no Script_Extensions; \\p{Script=%s} (without the extensions) may do", name, value)
 	}
-	return nil, errors.New("Invalid property name")
+	return nil, patternError("Invalid property name")
 }
 
 func cut(s string, sep byte) (before, after string, found bool) {

@@ -1,7 +1,7 @@
 package ecma
 
 import (
-	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -33,7 +33,7 @@ func translate(source string) (string, error) {
 			if (next == 'p' || next == 'P') && i+2 < len(source) && source[i+2] == '{' {
 				end := strings.IndexByte(source[i+3:], '}')
 				if end < 0 {
-					return "", errors.New("Invalid property name")
+					return "", patternError("Invalid property name")
 				}
 				name := source[i+3 : i+3+end]
 				s, err := property(name)
@@ -90,4 +90,14 @@ func writeCode(b *strings.Builder, c rune) {
 	b.WriteString(`\u{`)
 	b.WriteString(strconv.FormatInt(int64(c), 16))
 	b.WriteByte('}')
+}
+
+// patternError is what is wrong with a pattern, worded as V8 words it
+// ("Invalid property name"): RegExp throws it as a SyntaxError's message.
+type patternError string
+
+func (e patternError) Error() string { return string(e) }
+
+func patternErrorf(format string, args ...any) error {
+	return patternError(fmt.Sprintf(format, args...))
 }

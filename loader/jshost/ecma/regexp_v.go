@@ -1,7 +1,6 @@
 package ecma
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -49,7 +48,7 @@ type vParser struct {
 	i int
 }
 
-var errVClass = errors.New("Invalid set operation in character class")
+var errVClass = patternError("Invalid set operation in character class")
 
 // class parses [...] at p.i: a union of operands, or operands joined by
 // one of && and --.
@@ -61,7 +60,7 @@ func (p *vParser) class() (set, error) {
 	first := true
 	for {
 		if p.i >= len(p.s) {
-			return nil, errors.New("Unterminated character class")
+			return nil, patternError("Unterminated character class")
 		}
 		if p.eat("]") {
 			break
@@ -119,7 +118,7 @@ func (p *vParser) eat(t string) bool {
 // operand is a nested class, a class escape, or a character or a range.
 func (p *vParser) operand() (set, error) {
 	if p.i >= len(p.s) {
-		return nil, errors.New("Unterminated character class")
+		return nil, patternError("Unterminated character class")
 	}
 	if p.s[p.i] == '[' {
 		return p.class()
@@ -129,7 +128,7 @@ func (p *vParser) operand() (set, error) {
 		case 'p', 'P':
 			end := strings.IndexByte(p.s[p.i:], '}')
 			if end < 0 || p.i+2 >= len(p.s) || p.s[p.i+2] != '{' {
-				return nil, errors.New("Invalid property name")
+				return nil, patternError("Invalid property name")
 			}
 			s, err := property(p.s[p.i+3 : p.i+end])
 			if err != nil {
@@ -141,7 +140,7 @@ func (p *vParser) operand() (set, error) {
 			}
 			return s, nil
 		case 'q':
-			return nil, errors.New("beeuni cannot match \\q{...} (strings in a class) under the v flag")
+			return nil, patternError("beeuni cannot match \\q{...} (strings in a class) under the v flag")
 		case 'd', 'D', 'w', 'W', 's', 'S':
 			p.i += 2
 			s := classEscape(e | 0x20)
@@ -162,7 +161,7 @@ func (p *vParser) operand() (set, error) {
 			return nil, err
 		}
 		if hi < lo {
-			return nil, errors.New("Range out of order in character class")
+			return nil, patternError("Range out of order in character class")
 		}
 		return set{{lo, hi}}, nil
 	}
@@ -189,14 +188,14 @@ func (p *vParser) char() (rune, error) {
 	s := p.s[p.i:]
 	if s[0] != '\\' {
 		if strings.IndexByte("()[]{}/-|", s[0]) >= 0 {
-			return 0, errors.New("Invalid character in character class")
+			return 0, patternError("Invalid character in character class")
 		}
 		c, n := utf8.DecodeRuneInString(s)
 		p.i += n
 		return c, nil
 	}
 	if len(s) < 2 {
-		return 0, errors.New("\\ at end of pattern")
+		return 0, patternError("\\ at end of pattern")
 	}
 	switch e := s[1]; e {
 	case 'u':
@@ -204,14 +203,14 @@ func (p *vParser) char() (rune, error) {
 			end := strings.IndexByte(s, '}')
 			v, err := strconv.ParseUint(s[3:max(end, 3)], 16, 32)
 			if end < 0 || err != nil || v > 0x10FFFF {
-				return 0, errors.New("Invalid Unicode escape")
+				return 0, patternError("Invalid Unicode escape")
 			}
 			p.i += end + 1
 			return rune(v), nil
 		}
 		v, ok := hex4(s[2:])
 		if !ok {
-			return 0, errors.New("Invalid Unicode escape")
+			return 0, patternError("Invalid Unicode escape")
 		}
 		p.i += 6
 		if v >= surrogateLo && v < 0xDC00 && strings.HasPrefix(s[6:], `\u`) {
@@ -226,13 +225,13 @@ func (p *vParser) char() (rune, error) {
 			p.i += 4
 			return rune(v), nil
 		}
-		return 0, errors.New("Invalid escape")
+		return 0, patternError("Invalid escape")
 	case 'c':
 		if len(s) > 2 && (s[2]|0x20) >= 'a' && (s[2]|0x20) <= 'z' {
 			p.i += 3
 			return rune(s[2] % 32), nil
 		}
-		return 0, errors.New("Invalid class escape")
+		return 0, patternError("Invalid class escape")
 	}
 	controls := map[byte]rune{'n': '\n', 'r': '\r', 't': '\t', 'v': '\v', 'f': '\f', 'b': '\b', '0': 0}
 	if c, ok := controls[s[1]]; ok {
@@ -241,7 +240,7 @@ func (p *vParser) char() (rune, error) {
 	}
 	c, n := utf8.DecodeRuneInString(s[1:])
 	if c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-		return 0, errors.New("Invalid escape")
+		return 0, patternError("Invalid escape")
 	}
 	p.i += 1 + n
 	return c, nil
