@@ -9,23 +9,26 @@ import (
 	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
-// RegExp: goja reads a property escape (\p{Lu}) under the u flag as the
-// letters "p{Lu}", so /\p{Lu}/u.test('A') is false: a silent wrong answer
-// in every tool whose packages split words or strip marks this way. The
-// global RegExp is wrapped by one that rewrites such a pattern into the
-// classes of code points it stands for (regexp_translate.go) and leaves
-// every other pattern to goja's RegExp untouched, at the cost of one Go
-// call per construction. goja compiles a literal itself: the host turns
-// the literals that need it into new RegExp(...) calls before it compiles
-// a module (literals.go). A rewritten regexp keeps the source and flags
-// it was given (own, non-enumerable properties), as source, flags and
-// toString show.
+// RegExp: goja answers some patterns otherwise than the standard, and
+// silently: it reads a property escape (\p{Lu}) under u as the letters
+// "p{Lu}"; without u, regexp2 (goja's fallback engine) confuses classes
+// of surrogates (regexp_pairs.go); and it refuses the d and v flags. The
+// global RegExp is wrapped by one that mends those patterns: \p{...}
+// becomes the class of code points it stands for (regexp_translate.go),
+// a v class is computed as a set (regexp_v.go), and surrogates and d get
+// an exec of the host's (regexp_exec.go). Every other pattern goes to
+// goja's RegExp untouched, at the cost of the wrapper's call. goja
+// compiles a literal itself: the host turns the literals that need it
+// into new RegExp(...) calls before it compiles a module (literals.go).
+// A mended regexp keeps the source and flags it was given (own,
+// non-enumerable properties), as source, flags and toString show.
 
-// regexpJS wraps goja's RegExp (Native): translate(pattern, flags) answers null when
-// goja's RegExp is right, else [source, flags (in RegExp#flags' order),
-// rewritten source, flags for goja (as given, less d), the host's exec
-// for a pattern with surrogates or the d flag (regexp_exec.go), whether
-// it has d, whether it has v; then the wrapper's first regexp of it].
+// regexpJS wraps goja's RegExp (Native): translate(pattern, flags)
+// answers null when goja's RegExp is right, else [source, flags (in
+// RegExp#flags' order), rewritten source, flags for goja (as given, less
+// d, v as u), the host's exec for a pattern with surrogates or the d flag
+// (regexp_exec.go), whether it has d, whether it has v; then the
+// wrapper's first regexp of it].
 const regexpJS = `(function (translate) {
   'use strict'
   const Native = /(?:)/.constructor
@@ -73,9 +76,11 @@ const regexpJS = `(function (translate) {
 var regexpProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("beeuni:regexp.js", regexpJS, true) })
 
 // installRegExp makes the global RegExp the wrapper, on first read: a
-// runtime is set up for every module load and pool growth, and setting
-// the wrapper up (goja's RegExp with it) costs some 0.3ms. A literal goja
-// compiles needs no global RegExp; one the host routed reads it.
+// runtime is set up for every module load and pool growth, and making the
+// wrapper costs some 0.2ms. (Redefining the global makes goja build its
+// own RegExp, some 40µs, which a module's first regexp literal costs
+// anyway.) A literal goja compiles needs no global RegExp; one the host
+// routed reads it.
 func installRegExp(r *rt.Runtime) {
 	vm := r.VM
 	r.LazyGlobal("RegExp", false, func() goja.Value {
