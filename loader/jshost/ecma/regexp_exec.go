@@ -24,7 +24,9 @@ type hostExec struct {
 	global, sticky bool
 	// The text of the last call, as the runes matched and, with u, the
 	// unit index of each: replace and split call exec again and again
-	// on the same string.
+	// on the same string. Kept while a g or y search goes on, dropped
+	// when it fails (as replace's and split's last call does): the exec
+	// lives as long as its runtime, the text need not.
 	last  goja.Value
 	runes []rune
 	pos   []int
@@ -139,6 +141,7 @@ func (h *hostExec) exec(call goja.FunctionCall) goja.Value {
 		last = int(min(max(this.Get("lastIndex").ToInteger(), 0), int64(s.Length())+1))
 	}
 	fail := func() goja.Value {
+		h.last, h.runes, h.pos = nil, nil, nil
 		if h.global || h.sticky {
 			_ = this.Set("lastIndex", 0)
 		}
@@ -159,6 +162,11 @@ func (h *hostExec) exec(call goja.FunctionCall) goja.Value {
 	if h.global || h.sticky {
 		_ = this.Set("lastIndex", h.unit(m.RuneIndex+m.RuneLength))
 	}
+	defer func() {
+		if !h.global && !h.sticky {
+			h.last, h.runes, h.pos = nil, nil, nil
+		}
+	}()
 	groups := m.Groups()
 	vals, spans := make([]any, len(groups)), make([]any, len(groups))
 	var named, namedSpans *goja.Object
