@@ -2,7 +2,9 @@ package ecma
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -152,5 +154,26 @@ func BenchmarkInstallControl(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		rs[i].LazyGlobal("another", false, goja.Undefined)
+	}
+}
+
+// BenchmarkRouteLiterals: the walk over a parsed module of some 600 KB
+// (3000 functions with an object, a call, a loop and a literal) that has
+// a \p{...} somewhere, which every module with one pays at its compile.
+func BenchmarkRouteLiterals(b *testing.B) {
+	var sb strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&sb, "function f%d(a, b) { const o = { x: [a, b, 'é'], y: () => a + b }; for (let i = 0; i < a; i++) o.x.push(i * 2); return o.y() > 3 ? /ab+c/g.test(String(b)) : null }\n", i)
+	}
+	sb.WriteString(`const re = /[^\p{L}\d]+/giu`)
+	src := sb.String()
+	prog, err := parser.ParseFile(nil, "big.js", src, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	for range b.N {
+		RouteLiterals(prog, src)
 	}
 }
