@@ -14,6 +14,7 @@ import (
 	"github.com/dop251/goja/parser"
 
 	"github.com/beeuni/beeuni/loader/bundle"
+	"github.com/beeuni/beeuni/loader/jshost/ecma"
 	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
@@ -134,6 +135,7 @@ func (h *host) compile(mod *module, code []byte) (*goja.Program, error) {
 		}
 		return nil, fmt.Errorf("%s: %s", mod.file, rt.FirstLine(err.Error()))
 	}
+	ecma.RouteLiterals(ast, src)
 	p, err := goja.CompileAST(ast, true)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", mod.file, rt.FirstLine(err.Error()))

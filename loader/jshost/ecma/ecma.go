@@ -53,6 +53,7 @@ func install(r *rt.Runtime) error {
 	}).(*goja.Object)
 	describe(vm, fn, "stringify", ov)
 	installDate(vm)
+	installRegExp(r)
 	return j.DefineDataProperty("stringify", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
