@@ -20,5 +20,8 @@ func TestNodeEvents(t *testing.T) {
 		{`(() => { const ee = new EventEmitter(); const seen = []; ee.on('newListener', (n) => seen.push(n)); ee.once('q', () => {}); ee.prependListener('r', () => {}); return [seen, ee.getMaxListeners(), EventEmitter.listenerCount(ee, 'q')] })()`, `[["q","r"],10,1]`},
 		{`(() => { const ee = new EventEmitter(); let n = 0; const f = () => n++; ee.once('z', f); ee.emit('z'); ee.emit('z'); return [n, ee.listenerCount('z')] })()`, `[1,0]`},
 		{`(() => { try { new EventEmitter().on('x', 1); return 'ok' } catch (e) { return e.code } })()`, `"ERR_INVALID_ARG_TYPE"`},
+		// A function, as Node's: packages written before classes call it.
+		{`(() => { function Old(x) { EventEmitter.call(this); this.x = x } Object.setPrototypeOf(Old.prototype, EventEmitter.prototype); const o = new Old(1); const got = []; o.on('a', (v) => got.push(v)); o.emit('a', 2); class C extends EventEmitter {} const c = new C(); c.once('b', () => got.push('b')); c.emit('b'); c.emit('b'); return [got, o instanceof EventEmitter, typeof EventEmitter, Object.keys(EventEmitter.prototype).includes('on'), o.listenerCount('a')] })()`, `[[2,"b"],true,"function",true,1]`},
+		{`[typeof Symbol.asyncIterator, String(Symbol.asyncIterator)]`, `["symbol","Symbol(Symbol.asyncIterator)"]`},
 	})
 }

@@ -54,6 +54,9 @@ func install(r *rt.Runtime) error {
 	describe(vm, fn, "stringify", ov)
 	installDate(vm)
 	installRegExp(r)
+	if err := installAsyncIterator(vm); err != nil {
+		return err
+	}
 	return j.DefineDataProperty("stringify", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
@@ -105,4 +108,24 @@ func first10Units(u []rune) string {
 		n += w
 	}
 	return b.String()
+}
+
+// installAsyncIterator gives Symbol the well-known asyncIterator goja
+// lacks: the registered Symbol.for('Symbol.asyncIterator'), the one
+// esbuild's lowered for await falls back to, so libraries that read
+// Symbol.asyncIterator (readable-stream, for one) and bundled loops agree.
+func installAsyncIterator(vm *goja.Runtime) error {
+	sym := vm.Get("Symbol").ToObject(vm)
+	if v := sym.Get("asyncIterator"); v != nil && !goja.IsUndefined(v) {
+		return nil
+	}
+	forFn, ok := goja.AssertFunction(sym.Get("for"))
+	if !ok {
+		return nil
+	}
+	v, err := forFn(sym, vm.ToValue("Symbol.asyncIterator"))
+	if err != nil {
+		return err
+	}
+	return sym.DefineDataProperty("asyncIterator", v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 }

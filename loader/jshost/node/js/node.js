@@ -12,8 +12,13 @@
         this.name = 'AbortError'
       }
     }
-    class EventEmitter {
-      constructor() { this._events = new Map(); this._max = undefined }
+    // A function, as Node's is: old packages (readable-stream, and the many
+    // written before classes) construct their base with EventEmitter.call(this).
+    function EventEmitter(opts) { EventEmitter.init.call(this, opts) }
+    EventEmitter.init = function () {
+      if (!(this._events instanceof Map)) this._events = new Map()
+    }
+    class EventEmitterMethods {
       _list(name) { if (!this._events) this._events = new Map(); let l = this._events.get(name); if (!l) { l = []; this._events.set(name, l) } return l }
       _add(name, fn, once, prepend) {
         if (typeof fn !== 'function') { const e = new TypeError('The "listener" argument must be of type function. Received ' + (fn === null ? 'null' : typeof fn)); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
@@ -70,6 +75,9 @@
       }
       setMaxListeners(k) { this._max = k; return this }
       getMaxListeners() { return this._max === undefined ? EventEmitter.defaultMaxListeners : this._max }
+    }
+    for (const k of Object.getOwnPropertyNames(EventEmitterMethods.prototype)) {
+      if (k !== 'constructor') EventEmitter.prototype[k] = EventEmitterMethods.prototype[k] // enumerable, as Node's
     }
     EventEmitter.defaultMaxListeners = 10
     EventEmitter.errorMonitor = errorMonitor
