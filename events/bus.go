@@ -256,7 +256,8 @@ func (b *Bus) ensureObj(ctx context.Context, cfg jetstream.ObjectStoreConfig) (j
 
 // FleetMaxConsumers is the consumer limit beeuni gives its streams when
 // they have none of their own. Every executor holds a watch on the desired
-// key and each object read is a consumer while it lasts; the server's
+// key, and each read of a large object (see readDirect) is a consumer
+// while it lasts; the server's
 // default (1,000 a stream since nats-server 2.11) would stop a fleet of
 // about 900 executors, the rest retrying their watch forever. An operator
 // who wants a cap sets it on the account or the stream; it is kept.
