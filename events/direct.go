@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -30,6 +31,9 @@ import (
 const (
 	directMaxChunks = 8
 	directMaxBytes  = 1 << 20
+	// leaderGetTimeout bounds the leader's get when the caller set no
+	// deadline, as nats.go bounds its own API requests.
+	leaderGetTimeout = 5 * time.Second
 )
 
 // errUseGet: readDirect cannot read this object, or what it read is not
@@ -82,6 +86,13 @@ func (b *Bus) readDirect(ctx context.Context, bucket, name string) ([]byte, erro
 	}
 	meta := fmt.Sprintf("$O.%s.M.%s", bucket, base64.URLEncoding.EncodeToString([]byte(name)))
 	m, err := st.GetLastMsgForSubject(ctx, meta)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		// A direct get may be answered by a replica that has not caught
+		// up with a put just acknowledged (an executor reading the record
+		// the controller has just published); the stream's leader has it.
+		// Asking it costs a request only for objects not found.
+		m, err = b.leaderLastMsg(ctx, "OBJ_"+bucket, meta)
+	}
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		return nil, jetstream.ErrObjectNotFound
 	}
@@ -149,4 +160,47 @@ func (b *Bus) stream(ctx context.Context, bucket string) (jetstream.Stream, erro
 	b.streams[bucket] = st
 	b.mu.Unlock()
 	return st, nil
+}
+
+// leaderLastMsg is the last message on subject in stream as its leader
+// has it: the stream's message get without direct, which only the leader
+// answers. jetstream.Stream makes every get direct on a stream that allows
+// them, so this is the raw JetStream API request.
+func (b *Bus) leaderLastMsg(ctx context.Context, stream, subject string) (*jetstream.RawStreamMsg, error) {
+	req, err := json.Marshal(struct {
+		LastBySubject string `json:"last_by_subj"`
+	}{subject})
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, leaderGetTimeout)
+		defer cancel()
+	}
+	reply, err := b.nc.RequestWithContext(ctx, "$JS.API.STREAM.MSG.GET."+stream, req)
+	if err != nil {
+		return nil, fmt.Errorf("read %s from the leader of stream %s: %w", subject, stream, err)
+	}
+	var resp struct {
+		Error *jetstream.APIError `json:"error"`
+		Msg   *struct {
+			Subject  string    `json:"subject"`
+			Sequence uint64    `json:"seq"`
+			Data     []byte    `json:"data"`
+			Time     time.Time `json:"time"`
+		} `json:"message"`
+	}
+	if err := json.Unmarshal(reply.Data, &resp); err != nil {
+		return nil, fmt.Errorf("read %s from the leader of stream %s: %w", subject, stream, err)
+	}
+	switch {
+	case resp.Error != nil && resp.Error.ErrorCode == jetstream.JSErrCodeMessageNotFound:
+		return nil, jetstream.ErrMsgNotFound
+	case resp.Error != nil:
+		return nil, fmt.Errorf("read %s from the leader of stream %s: %w", subject, stream, resp.Error)
+	case resp.Msg == nil:
+		return nil, fmt.Errorf("read %s from the leader of stream %s: %w", subject, stream, jetstream.ErrInvalidJetStreamResponse)
+	}
+	return &jetstream.RawStreamMsg{Subject: resp.Msg.Subject, Sequence: resp.Msg.Sequence, Data: resp.Msg.Data, Time: resp.Msg.Time}, nil
 }
