@@ -119,8 +119,9 @@ func (b *Bus) readDirect(ctx context.Context, bucket, name string) ([]byte, erro
 	for i := range info.Chunks {
 		c, err := st.GetMsg(ctx, next, jetstream.WithGetMsgSubject(chunks))
 		if errors.Is(err, jetstream.ErrMsgNotFound) {
-			// Replaced or deleted since its meta was read, or a replica
-			// that has the meta from another: Get reads it afresh.
+			// Replaced or deleted since its meta was read, or this get
+			// reached a replica behind the one that answered for the
+			// meta: Get reads it afresh, through the stream's leader.
 			return nil, fmt.Errorf("%w: chunk %d of %d of %s not found", errUseGet, i+1, info.Chunks, name)
 		}
 		if err != nil {
