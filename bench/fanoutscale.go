@@ -161,6 +161,9 @@ func (r *run) fleetOn(ctx context.Context, sc *Scenario, name string, nodes, max
 		} else {
 			firstN, firstRSS = n, rss
 		}
+		reads := subs.objectReads()
+		sc.note("%s, %d subscribers: %d object reads with message gets, %d with a consumer (large objects, or a direct read that did not verify), joining included",
+			name, n, reads.Direct, reads.Consumer)
 		sc.note("%s: %d subscribers joined (connect, watch, verify, fetch all %d files; in batches of %d, each with the baseline's watch) in %s; %d tries again in the timed rounds (a failure that may pass, retried after the executor's delay of %s); process RSS %.0f MB, Go heap in use %.0f MB, %d goroutines%s",
 			name, n, len(fleetFiles(0)), joinBatch, joined.Round(time.Millisecond), subs.retries.Load()-retried, executor.RetryDelay(0),
 			rss, float64(mem.HeapInuse)/(1<<20), runtime.NumGoroutine(), perSub)

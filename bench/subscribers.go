@@ -163,6 +163,17 @@ func (s *subscribers) wait(ctx context.Context, id string, from int, timeout tim
 	return took, nil
 }
 
+// objectReads sums how the subscribers' connections read objects.
+func (s *subscribers) objectReads() events.ObjectReads {
+	var r events.ObjectReads
+	for _, sub := range s.subs {
+		n := sub.bus.ObjectReads()
+		r.Direct += n.Direct
+		r.Consumer += n.Consumer
+	}
+	return r
+}
+
 // close stops every watch and closes the connections.
 func (s *subscribers) close() {
 	s.cancel()

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -52,9 +53,12 @@ type Bus struct {
 	mu      sync.Mutex // guards the handle caches and reconn
 	kvs     map[string]jetstream.KeyValue
 	objs    map[string]jetstream.ObjectStore
-	reconn  chan struct{} // closed and replaced on every reconnect
-	closed  chan struct{} // closed by the connection's closed handler
+	streams map[string]jetstream.Stream // object stores' streams, for readDirect
+	reconn  chan struct{}               // closed and replaced on every reconnect
+	closed  chan struct{}               // closed by the connection's closed handler
 	closeMu sync.Once
+
+	directReads, consumerReads atomic.Int64 // see ObjectReads
 }
 
 // Connect dials url (a comma-separated list for a cluster) and keeps
@@ -79,13 +83,14 @@ func Connect(ctx context.Context, url string, o Options) (*Bus, error) {
 		return nil, fmt.Errorf("connect to NATS at %s: %w", url, err)
 	}
 	b := &Bus{
-		log:    o.Logger.With("component", "nats"),
-		url:    url,
-		resync: o.ResyncInterval,
-		kvs:    map[string]jetstream.KeyValue{},
-		objs:   map[string]jetstream.ObjectStore{},
-		reconn: make(chan struct{}),
-		closed: make(chan struct{}),
+		log:     o.Logger.With("component", "nats"),
+		url:     url,
+		resync:  o.ResyncInterval,
+		kvs:     map[string]jetstream.KeyValue{},
+		objs:    map[string]jetstream.ObjectStore{},
+		streams: map[string]jetstream.Stream{},
+		reconn:  make(chan struct{}),
+		closed:  make(chan struct{}),
 	}
 	opts := []nats.Option{
 		nats.Name(o.Name),
@@ -251,7 +256,8 @@ func (b *Bus) ensureObj(ctx context.Context, cfg jetstream.ObjectStoreConfig) (j
 
 // FleetMaxConsumers is the consumer limit beeuni gives its streams when
 // they have none of their own. Every executor holds a watch on the desired
-// key and each object read is a consumer while it lasts; the server's
+// key, and each read of a large object (see readDirect) is a consumer
+// while it lasts; the server's
 // default (1,000 a stream since nats-server 2.11) would stop a fleet of
 // about 900 executors, the rest retrying their watch forever. An operator
 // who wants a cap sets it on the account or the stream; it is kept.

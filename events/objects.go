@@ -65,11 +65,12 @@ func (b *Bus) GetRelease(ctx context.Context, project, id string) ([]byte, error
 		return nil, fmt.Errorf("read release: %w", err)
 	}
 	name := releaseObject(project, id)
-	os, err := b.obj(ctx, BucketReleases)
-	if err != nil {
-		return nil, fmt.Errorf("read release %s: %w", name, err)
+	rc, err := b.readObject(ctx, BucketReleases, name)
+	var data []byte
+	if err == nil {
+		data, err = io.ReadAll(rc)
+		rc.Close()
 	}
-	data, err := os.GetBytes(ctx, name)
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
 		return nil, fmt.Errorf("read release %s: %w (list releases with `beeuni release ls`)", name, ErrNotFound)
 	}
@@ -229,11 +230,7 @@ func (b *Bus) OpenContent(ctx context.Context, digest string) (io.ReadCloser, er
 	if err := CheckDigest(digest); err != nil {
 		return nil, fmt.Errorf("fetch content: %w", err)
 	}
-	os, err := b.obj(ctx, BucketContent)
-	if err != nil {
-		return nil, fmt.Errorf("fetch content %s: %w", digest, err)
-	}
-	res, err := os.Get(ctx, digest)
+	res, err := b.readObject(ctx, BucketContent, digest)
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
 		return nil, fmt.Errorf("fetch content %s: %w (the controller stores content before it publishes a release)", digest, ErrNotFound)
 	}

@@ -153,9 +153,18 @@ func TestMCPCancel(t *testing.T) {
 	go func() { _, _ = c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "long"}) }()
 	waitFor(t, 10*time.Second, func() error { return exists(filepath.Join(ts.Dir(), "long-started")) })
 	cancel()
-	waitFor(t, 5*time.Second, func() error { return exists(filepath.Join(ts.Dir(), "long-aborted")) })
-	if b, _ := os.ReadFile(filepath.Join(ts.Dir(), "long-aborted")); string(b) != "AbortError" {
-		t.Fatalf("the signal's reason is %q", b)
+	// writeFileSync creates the file before it writes it: poll for the
+	// content, not only the name.
+	var reason []byte
+	waitFor(t, 5*time.Second, func() error {
+		var err error
+		if reason, err = os.ReadFile(filepath.Join(ts.Dir(), "long-aborted")); err == nil && len(reason) == 0 {
+			err = errors.New("long-aborted is still empty")
+		}
+		return err
+	})
+	if string(reason) != "AbortError" {
+		t.Fatalf("the signal's reason is %q", reason)
 	}
 	if exists(filepath.Join(ts.Dir(), "long-ended")) == nil {
 		t.Fatal("the call ran to its end")

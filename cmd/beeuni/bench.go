@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/beeuni/beeuni/bench"
@@ -10,7 +12,7 @@ import (
 // benchCmd is `beeuni bench [SCENARIO...]`: the benchmarks of SPEC section 9,
 // each figure beside its baseline from the same run.
 func (a *app) benchCmd(ctx context.Context, args []string) int {
-	usage := "bench [SCENARIO...] [--json] [--rounds N] [--quick] [--no-node] [--no-bun]   (scenarios: " + strings.Join(bench.Scenarios(), ", ") + ")"
+	usage := "bench [SCENARIO...] [--json] [--rounds N] [--quick] [--no-node] [--no-bun] [--cpuprofile FILE]   (scenarios: " + strings.Join(bench.Scenarios(), ", ") + ")"
 	fl := a.newFlags("bench", usage)
 	asJSON := fl.Bool("json", false, "print the figures as JSON instead of tables")
 	rounds := fl.Int("rounds", 0, "rounds per figure (default 5, 2 with --quick)")
@@ -18,6 +20,7 @@ func (a *app) benchCmd(ctx context.Context, args []string) int {
 	noNode := fl.Bool("no-node", false, "skip the Node.js baselines even when node is on PATH")
 	noBun := fl.Bool("no-bun", false, "skip the Bun baselines (no npm install of Bun either)")
 	quiet := fl.Bool("quiet", false, "no progress lines on standard error")
+	cpuProfile := fl.String("cpuprofile", "", "write a CPU profile of the whole run (the in-process NATS servers included) to this file, for `go tool pprof`")
 	pos, code, ok := parseOrUsage(fl, args)
 	if !ok {
 		return code
@@ -35,6 +38,21 @@ func (a *app) benchCmd(ctx context.Context, args []string) int {
 	cfg := bench.Config{Rounds: *rounds, Quick: *quick, NoNode: *noNode, NoBun: *noBun, Command: "beeuni bench " + strings.Join(args, " ")}
 	if !*quiet {
 		cfg.Progress = a.stderr
+	}
+	if *cpuProfile != "" {
+		// Everything a scenario runs is in this process, NATS servers too,
+		// so one profile shows where a fan-out's time goes on both sides.
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			a.errorf(nil, "create the CPU profile: %v (pass a writable path to --cpuprofile)", err)
+			return exitFailure
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			a.errorf(nil, "start the CPU profile: %v", err)
+			return exitFailure
+		}
+		defer pprof.StopCPUProfile()
 	}
 	rep, err := bench.Run(ctx, pos, cfg)
 	if err != nil {
