@@ -2,6 +2,7 @@ package rt
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 // Run and Reset are the core's, which drives the loop through a call.
 type Loop struct {
 	mu   sync.Mutex
-	jobs []func() error
+	jobs []job
 	gen  uint64
 	wake chan struct{}
 
@@ -26,6 +27,12 @@ type Loop struct {
 	ctx     context.Context // the current call; Go work started by JS ends with it
 	cancel  context.CancelFunc
 	stopped <-chan struct{} // closed when the host stops the current work (SetStopped)
+}
+
+// job is queued work; a timer's carries the time it was due.
+type job struct {
+	fn  func() error
+	due time.Time // zero for work that is not a timer
 }
 
 func newLoop() *Loop {
@@ -38,12 +45,16 @@ func newLoop() *Loop {
 // loop's goroutine when the work started); false if that call ended and fn
 // was dropped. Safe from any goroutine.
 func (l *Loop) Post(gen uint64, fn func() error) bool {
+	return l.post(gen, job{fn: fn})
+}
+
+func (l *Loop) post(gen uint64, j job) bool {
 	l.mu.Lock()
 	if gen != l.gen {
 		l.mu.Unlock()
 		return false
 	}
-	l.jobs = append(l.jobs, fn)
+	l.jobs = append(l.jobs, j)
 	l.mu.Unlock()
 	select {
 	case l.wake <- struct{}{}:
@@ -87,8 +98,9 @@ func (l *Loop) Run() error {
 		if len(jobs) == 0 {
 			return nil
 		}
+		byDue(jobs)
 		for _, j := range jobs {
-			if err := j(); err != nil {
+			if err := j.fn(); err != nil {
 				return err
 			}
 		}
@@ -128,20 +140,22 @@ func (l *Loop) SetTimer(fn goja.Callable, delay time.Duration, repeat bool, args
 	l.nextID++
 	id := l.nextID
 	gen := l.Generation()
+	due := time.Now().Add(max(delay, time.Millisecond))
 	var fire func()
 	fire = func() {
-		l.Post(gen, func() error {
+		l.post(gen, job{due: due, fn: func() error {
 			if _, ok := l.timers[id]; !ok {
 				return nil
 			}
 			if repeat {
+				due = time.Now().Add(max(delay, time.Millisecond))
 				l.timers[id] = time.AfterFunc(max(delay, time.Millisecond), fire)
 			} else {
 				delete(l.timers, id)
 			}
 			_, err := fn(goja.Undefined(), args...)
 			return Uncatchable(err)
-		})
+		}})
 	}
 	if delay <= 0 && !repeat {
 		l.timers[id] = nil // due now: no Go timer, just a job
@@ -171,4 +185,29 @@ func Uncatchable(err error) error {
 		return nil
 	}
 	return err
+}
+
+// byDue orders the timers of one batch of jobs by the time each was due,
+// in the slots timers hold (other jobs keep their places): timers whose Go
+// timers fired out of order (a 2 ms one that fired while a 0 ms one was
+// being set, on a loaded machine) run as Node runs them, earliest due
+// first, in the order they were set when due together.
+func byDue(jobs []job) {
+	var slots []int
+	for i, j := range jobs {
+		if !j.due.IsZero() {
+			slots = append(slots, i)
+		}
+	}
+	if len(slots) < 2 {
+		return
+	}
+	timers := make([]job, len(slots))
+	for k, i := range slots {
+		timers[k] = jobs[i]
+	}
+	slices.SortStableFunc(timers, func(a, b job) int { return a.due.Compare(b.due) })
+	for k, i := range slots {
+		jobs[i] = timers[k]
+	}
 }
