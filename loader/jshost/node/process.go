@@ -51,7 +51,14 @@ func newProcess(r *rt.Runtime) *goja.Object {
 		}
 		args := append([]goja.Value(nil), c.Arguments[1:]...)
 		qm, _ := goja.AssertFunction(vm.Get("queueMicrotask"))
-		_, _ = qm(goja.Undefined(), vm.ToValue(func() { _, _ = fn(goja.Undefined(), args...) }))
+		_, _ = qm(goja.Undefined(), vm.ToValue(func() {
+			_, err := fn(goja.Undefined(), args...)
+			if ex, ok := err.(*goja.Exception); ok {
+				r.Uncaught("a process.nextTick callback", ex)
+			} else if err != nil {
+				panic(err) // an interrupt: the host is stopping the call
+			}
+		}))
 		return goja.Undefined()
 	})
 	start := origin(r)

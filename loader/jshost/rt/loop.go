@@ -27,6 +27,9 @@ type Loop struct {
 	ctx     context.Context // the current call; Go work started by JS ends with it
 	cancel  context.CancelFunc
 	stopped <-chan struct{} // closed when the host stops the current work (SetStopped)
+	// uncaught reports an exception a timer's callback threw (set by
+	// NewRuntime: it logs, with the tool's name).
+	uncaught func(where string, err *goja.Exception)
 }
 
 // job is queued work; a timer's carries the time it was due.
@@ -154,6 +157,9 @@ func (l *Loop) SetTimer(fn goja.Callable, delay time.Duration, repeat bool, args
 				delete(l.timers, id)
 			}
 			_, err := fn(goja.Undefined(), args...)
+			if ex, ok := err.(*goja.Exception); ok && l.uncaught != nil {
+				l.uncaught("a timer's callback", ex)
+			}
 			return Uncatchable(err)
 		}})
 	}

@@ -110,6 +110,7 @@ type local struct{ key, v any }
 // then each platform's globals. The core makes vm and sets its limits.
 func (h *Host) NewRuntime(vm *goja.Runtime, tool string) (*Runtime, error) {
 	r := &Runtime{VM: vm, Host: h, Tool: tool, Loop: newLoop(), rangeError: vm.Get("RangeError")}
+	r.Loop.uncaught = r.Uncaught
 	r.natives = h.natives.Enable(vm) // defines the global require first: it keeps that place
 	if err := vm.Set("require", r.requireJS); err != nil {
 		return nil, err
@@ -178,4 +179,13 @@ func Local[T any](r *Runtime, key any, make func() T) T {
 	v := make()
 	r.locals = append(r.locals, local{key, v})
 	return v
+}
+
+// Uncaught reports an exception that a callback threw and nothing caught
+// (a timer's, process.nextTick's): Node and Bun would print it and stop the
+// process; the host logs it, with the tool's name, and the call goes on.
+func (r *Runtime) Uncaught(where string, err *goja.Exception) {
+	if r.Host.Logger != nil {
+		r.Host.Logger.Warn("uncaught exception in "+where+" (Node and Bun would stop the process here)", "tool", r.Tool, "error", FirstLine(err.Error()))
+	}
 }

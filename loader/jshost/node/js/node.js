@@ -27,12 +27,11 @@
         if (prepend) l.unshift({ fn, once }); else l.push({ fn, once })
         return this
       }
-      on(name, fn) { return this._add(name, fn, false, false) }
       addListener(name, fn) { return this._add(name, fn, false, false) }
       prependListener(name, fn) { return this._add(name, fn, false, true) }
       once(name, fn) { return this._add(name, fn, true, false) }
       prependOnceListener(name, fn) { return this._add(name, fn, true, true) }
-      off(name, fn) {
+      removeListener(name, fn) {
         const l = this._events && this._events.get(name)
         if (!l) return this
         let i = -1
@@ -44,7 +43,6 @@
         }
         return this
       }
-      removeListener(name, fn) { return this.off(name, fn) }
       removeAllListeners(name) { if (name === undefined) this._events = new Map(); else if (this._events) this._events.delete(name); return this }
       emit(name, ...args) {
         if (name === 'error' && this._events && this._events.has(errorMonitor)) this.emit(errorMonitor, ...args)
@@ -60,7 +58,7 @@
           return false
         }
         for (const x of l.slice()) {
-          if (x.once) this.off(name, x.fn)
+          if (x.once) this.removeListener(name, x.fn)
           x.fn.apply(this, args)
         }
         return true
@@ -79,6 +77,10 @@
     for (const k of Object.getOwnPropertyNames(EventEmitterMethods.prototype)) {
       if (k !== 'constructor') EventEmitter.prototype[k] = EventEmitterMethods.prototype[k] // enumerable, as Node's
     }
+    // One function each, as Node's: a subclass overriding removeListener
+    // (streams do) and calling the base's must not come back through off.
+    EventEmitter.prototype.on = EventEmitter.prototype.addListener
+    EventEmitter.prototype.off = EventEmitter.prototype.removeListener
     EventEmitter.defaultMaxListeners = 10
     EventEmitter.errorMonitor = errorMonitor
     EventEmitter.captureRejections = false
