@@ -52,8 +52,11 @@ func Platform() rt.Platform {
 			"timers/promises": func(r *rt.Runtime) goja.Value { return jsModule(r, "timersPromises") },
 			"querystring":     func(r *rt.Runtime) goja.Value { return jsModule(r, "querystring") },
 			"tty":             func(r *rt.Runtime) goja.Value { return jsModule(r, "tty") },
-			"assert":          func(r *rt.Runtime) goja.Value { return jsModule(r, "assert", r.VM.ToValue(false)) },
-			"assert/strict":   func(r *rt.Runtime) goja.Value { return r.Require("assert").ToObject(r.VM).Get("strict") },
+			"readline": func(r *rt.Runtime) goja.Value {
+				return jsModule(r, "readline", r.Require("events"), r.Require("string_decoder"))
+			},
+			"assert":        func(r *rt.Runtime) goja.Value { return jsModule(r, "assert", r.VM.ToValue(false)) },
+			"assert/strict": func(r *rt.Runtime) goja.Value { return r.Require("assert").ToObject(r.VM).Get("strict") },
 		},
 	}
 }

@@ -965,5 +965,89 @@
     return z
   }
 
-  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance, stringDecoder, timersPromises, querystring, tty, assert, zlib }
+
+  // readline is node:readline for reading lines from a stream: an
+  // Interface over input that emits 'line' and 'close' and is async
+  // iterable, as Node's. Lines end at \n, \r\n or \r (a \r\n split across
+  // chunks is one end, as with crlfDelay: Infinity). Tools have no
+  // terminal: what needs one (prompt, question, cursor moves) throws.
+  function readline(ee, sd) {
+    const { EventEmitter } = ee
+    const { StringDecoder } = sd
+    const noTerminal = (what) => () => { throw new Error('readline ' + what + ' is not available to tools: they have no terminal') }
+    class Interface extends EventEmitter {
+      constructor(input, output, completer, terminal) {
+        super()
+        const opts = input && typeof input.on !== 'function' && typeof input === 'object' ? input : { input, output, completer, terminal }
+        if (!opts.input || typeof opts.input.on !== 'function') { const e = new TypeError('The "input" argument must be a readable stream'); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
+        this.input = opts.input
+        this.output = opts.output
+        this.terminal = false
+        this.line = ''
+        this.closed = false
+        this._decoder = new StringDecoder('utf8')
+        this._rest = ''
+        this._cr = false
+        this._onData = (chunk) => this._feed(typeof chunk === 'string' ? chunk : this._decoder.write(chunk))
+        this._onEnd = () => {
+          const tail = this._decoder.end()
+          if (tail) this._feed(tail)
+          if (this._rest.length > 0) { const l = this._rest; this._rest = ''; this.emit('line', l) }
+          this.close()
+        }
+        this.input.on('data', this._onData)
+        this.input.on('end', this._onEnd)
+        if (typeof this.input.resume === 'function') this.input.resume()
+      }
+      _feed(text) {
+        if (this.closed) return
+        let i = 0
+        if (this._cr && text[0] === '\n') i = 1
+        this._cr = false
+        let start = i
+        for (; i < text.length; i++) {
+          const c = text[i]
+          if (c !== '\n' && c !== '\r') continue
+          const l = this._rest + text.slice(start, i)
+          this._rest = ''
+          if (c === '\r') { if (i + 1 < text.length) { if (text[i + 1] === '\n') i++ } else this._cr = true }
+          start = i + 1
+          this.emit('line', l)
+          if (this.closed) return
+        }
+        this._rest += text.slice(start)
+      }
+      close() {
+        if (this.closed) return
+        this.closed = true
+        this.input.removeListener('data', this._onData)
+        this.input.removeListener('end', this._onEnd)
+        if (typeof this.input.pause === 'function') this.input.pause()
+        this.emit('close')
+      }
+      pause() { if (typeof this.input.pause === 'function') this.input.pause(); this.emit('pause'); return this }
+      resume() { if (typeof this.input.resume === 'function') this.input.resume(); this.emit('resume'); return this }
+      [Symbol.asyncIterator]() {
+        const queue = [], waiting = []
+        let done = this.closed
+        const push = (r) => { const w = waiting.shift(); if (w) w(r); else queue.push(r) }
+        this.on('line', (l) => push({ value: l, done: false }))
+        this.on('close', () => { done = true; while (waiting.length) waiting.shift()({ value: undefined, done: true }) })
+        const it = {
+          next: () => queue.length ? Promise.resolve(queue.shift()) : done ? Promise.resolve({ value: undefined, done: true }) : new Promise((res) => waiting.push(res)),
+          return: () => { this.close(); return Promise.resolve({ value: undefined, done: true }) },
+          [Symbol.asyncIterator]() { return it },
+        }
+        return it
+      }
+    }
+    for (const k of ['prompt', 'setPrompt', 'getPrompt', 'question', 'write', 'getCursorPos']) Interface.prototype[k] = noTerminal(k + '()')
+    const createInterface = (input, output, completer, terminal) => new Interface(input, output, completer, terminal)
+    const m = { Interface, createInterface }
+    for (const k of ['clearLine', 'clearScreenDown', 'cursorTo', 'moveCursor', 'emitKeypressEvents']) m[k] = noTerminal(k + '()')
+    m.default = m
+    return m
+  }
+
+  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance, stringDecoder, timersPromises, querystring, tty, assert, zlib, readline }
 })
