@@ -324,10 +324,46 @@ func (f fsys) dirent(name, parent string, mode fs.FileMode) *goja.Object {
 	_ = o.Set("name", name)
 	_ = o.Set("parentPath", parent)
 	_ = o.Set("path", parent)
-	_ = o.Set("isFile", func() bool { return mode.IsRegular() })
-	_ = o.Set("isDirectory", func() bool { return mode.IsDir() })
-	_ = o.Set("isSymbolicLink", func() bool { return mode&fs.ModeSymlink != 0 })
+	setKinds(o, mode)
 	return o
+}
+
+// setKinds puts Node's type predicates of Dirent and Stats on o. Every
+// one is there: libraries copy them all (@nodelib/fs.stat binds each).
+func setKinds(o *goja.Object, mode fs.FileMode) {
+	dev := mode&fs.ModeDevice != 0
+	char := mode&fs.ModeCharDevice != 0
+	for k, v := range map[string]bool{
+		"isFile":            mode.IsRegular(),
+		"isDirectory":       mode.IsDir(),
+		"isSymbolicLink":    mode&fs.ModeSymlink != 0,
+		"isFIFO":            mode&fs.ModeNamedPipe != 0,
+		"isSocket":          mode&fs.ModeSocket != 0,
+		"isCharacterDevice": dev && char,
+		"isBlockDevice":     dev && !char,
+	} {
+		_ = o.Set(k, func() bool { return v })
+	}
+}
+
+// modeBits is st_mode as Node shows it: the permission bits and the type.
+func modeBits(mode fs.FileMode) uint32 {
+	t := uint32(0o100000)
+	switch {
+	case mode.IsDir():
+		t = 0o040000
+	case mode&fs.ModeSymlink != 0:
+		t = 0o120000
+	case mode&fs.ModeNamedPipe != 0:
+		t = 0o010000
+	case mode&fs.ModeSocket != 0:
+		t = 0o140000
+	case mode&fs.ModeCharDevice != 0:
+		t = 0o020000
+	case mode&fs.ModeDevice != 0:
+		t = 0o060000
+	}
+	return t | uint32(mode.Perm())
 }
 
 func (f fsys) stats(fi os.FileInfo) *goja.Object {
@@ -337,16 +373,14 @@ func (f fsys) stats(fi os.FileInfo) *goja.Object {
 	ms := float64(fi.ModTime().UnixNano()) / 1e6
 	date := func() goja.Value { d, _ := vm.New(vm.Get("Date"), vm.ToValue(ms)); return d }
 	_ = o.Set("size", fi.Size())
-	_ = o.Set("mode", uint32(mode.Perm())|map[bool]uint32{true: 0o040000, false: 0o100000}[mode.IsDir()])
+	_ = o.Set("mode", modeBits(mode))
 	for _, k := range []string{"mtimeMs", "ctimeMs", "atimeMs", "birthtimeMs"} {
 		_ = o.Set(k, ms)
 	}
 	for _, k := range []string{"mtime", "ctime", "atime", "birthtime"} {
 		_ = o.Set(k, date())
 	}
-	_ = o.Set("isFile", func() bool { return mode.IsRegular() })
-	_ = o.Set("isDirectory", func() bool { return mode.IsDir() })
-	_ = o.Set("isSymbolicLink", func() bool { return mode&fs.ModeSymlink != 0 })
+	setKinds(o, mode)
 	return o
 }
 

@@ -272,7 +272,12 @@
   // Made now: core-js reads these through their property descriptors.
   const now = {
     Headers, Request, fetch, structuredClone,
-    queueMicrotask: (fn) => { Promise.resolve().then(() => fn()) },
+    // What the callback throws is printed, as Node prints an uncaught
+    // exception (it would stop the process): never dropped.
+    queueMicrotask: (fn) => {
+      if (typeof fn !== 'function') { const e = new TypeError('The "callback" argument must be of type function. Received ' + (fn === null ? 'null' : typeof fn)); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
+      Promise.resolve().then(() => fn()).catch((e) => console.error('Uncaught', e))
+    },
   }
   return (k) => {
     switch (k) {
