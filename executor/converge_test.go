@@ -253,13 +253,18 @@ func TestConvergeBurstAndReplay(t *testing.T) {
 	watchCtx, stopWatch := context.WithCancel(context.Background())
 	var watchWG sync.WaitGroup
 	watchWG.Go(func() {
-		for watchCtx.Err() == nil {
+		// Look once more after the stop: the switch may land while this
+		// goroutine sleeps, and the test stops it as soon as it converged.
+		for {
 			if cur := n.srv.Current(); cur != nil {
 				mu.Lock()
 				if len(served) == 0 || served[len(served)-1] != cur.Release() {
 					served = append(served, cur.Release())
 				}
 				mu.Unlock()
+			}
+			if watchCtx.Err() != nil {
+				return
 			}
 			time.Sleep(time.Millisecond)
 		}
