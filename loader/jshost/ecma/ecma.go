@@ -6,13 +6,10 @@
 // an empty [] or {} one level too deep (and its closing bracket too).
 // The tool host formats every object a tool returns that way, so the
 // builtin is replaced by one that stringifies without the indent (goja's
-// compact form is right) and indents the text in Go (encoding/json's
-// Indent lays out JSON exactly as the standard's algorithm does).
+// compact form is right) and indents the text in Go (indent.go).
 package ecma
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"strings"
 
@@ -45,11 +42,7 @@ func install(r *rt.Runtime) error {
 		if gap == "" || goja.IsUndefined(v) {
 			return v
 		}
-		var b bytes.Buffer
-		if err := json.Indent(&b, []byte(v.String()), "", gap); err != nil {
-			panic(vm.NewGoError(err)) // cannot happen: goja's output is JSON
-		}
-		return vm.ToValue(b.String())
+		return vm.ToValue(indent(v.String(), gap))
 	}).(*goja.Object)
 	describe(vm, fn, "stringify", ov)
 	installDate(vm)
