@@ -117,13 +117,27 @@ func (r *run) callBeeuni(ctx context.Context, c *testCase, dir string) answer {
 }
 
 // beeuniError is the error text of a failed `tools call`: stderr less the
-// log records the tool's console wrote.
+// log records the tool's console wrote, and less the warnings that Git
+// ignores a package when an error follows them (a case's packages are
+// linked after its commit, so every package case warns so).
 func beeuniError(stderr string, err error) string {
-	var keep []string
+	var keep, warnings []string
 	for _, l := range strings.Split(strings.TrimRight(stderr, "\n"), "\n") {
-		if !strings.HasPrefix(l, "time=") {
+		switch {
+		case strings.HasPrefix(l, "time="):
+		case strings.Contains(l, ": warning: ") && strings.Contains(l, "which Git ignores"):
+			warnings = append(warnings, l)
+		default:
 			keep = append(keep, l)
 		}
+	}
+	if len(keep) == 0 {
+		keep = warnings
+	}
+	// "no tool named X is loaded" is the consequence: the warning that
+	// says why the module did not load goes first, for the report.
+	if len(keep) > 1 && strings.Contains(keep[0], "no tool named") {
+		keep = append(keep[1:], keep[0])
 	}
 	if s := strings.TrimSpace(strings.Join(keep, "\n")); s != "" {
 		return s
