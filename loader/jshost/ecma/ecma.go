@@ -6,7 +6,8 @@
 // an empty [] or {} one level too deep (and its closing bracket too).
 // The tool host formats every object a tool returns that way, so the
 // builtin is replaced by one that stringifies without the indent (goja's
-// compact form is right) and indents the text in Go (indent.go).
+// compact form is right) and indents the text in Go (indent.go). Plain
+// objects and arrays are written by stringify.go, faster.
 package ecma
 
 import (
@@ -29,20 +30,35 @@ func install(r *rt.Runtime) error {
 	if !ok {
 		return nil
 	}
+	var spare []byte // the last call's buffer, for the next (a nested call makes its own)
 	fn := vm.ToValue(func(call goja.FunctionCall) goja.Value {
 		gap := gapOf(vm, call.Argument(2))
+		v, replacer := call.Argument(0), call.Argument(1)
+		if (goja.IsUndefined(replacer) || goja.IsNull(replacer)) && plain(v) {
+			s := stringifier{vm: vm, orig: orig, gap: gap, buf: spare[:0]}
+			spare = nil
+			wrote := s.value("", v, 0)
+			out := string(s.buf)
+			if cap(s.buf) <= maxSpare {
+				spare = s.buf
+			}
+			if !wrote {
+				return goja.Undefined()
+			}
+			return vm.ToValue(out)
+		}
 		args := call.Arguments
 		if gap != "" {
-			args = []goja.Value{call.Argument(0), call.Argument(1)}
+			args = []goja.Value{v, replacer}
 		}
-		v, err := orig(goja.Undefined(), args...)
+		r, err := orig(goja.Undefined(), args...)
 		if err != nil {
 			panic(err)
 		}
-		if gap == "" || goja.IsUndefined(v) {
-			return v
+		if gap == "" || goja.IsUndefined(r) {
+			return r
 		}
-		return vm.ToValue(indent(v.String(), gap))
+		return vm.ToValue(string(appendIndent(nil, r.String(), gap, 0)))
 	}).(*goja.Object)
 	describe(vm, fn, "stringify", ov)
 	installDate(vm)
@@ -52,6 +68,9 @@ func install(r *rt.Runtime) error {
 	}
 	return j.DefineDataProperty("stringify", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
+
+// maxSpare bounds the buffer a runtime keeps between JSON.stringify calls.
+const maxSpare = 256 << 10
 
 // gapOf is JSON.stringify's indent for its space argument (ECMA-262
 // SerializeJSONProperty's gap): up to 10 spaces for a number, the first

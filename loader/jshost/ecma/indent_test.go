@@ -27,7 +27,7 @@ func FuzzIndent(f *testing.F) {
 		if err := json.Indent(&want, c.Bytes(), "", gap); err != nil {
 			t.Fatal(err)
 		}
-		if got := indent(c.String(), gap); got != want.String() {
+		if got := string(appendIndent(nil, c.String(), gap, 0)); got != want.String() {
 			t.Fatalf("indent(%q, %q) =\n%s\nwant\n%s", c.String(), gap, got, want.String())
 		}
 	})
