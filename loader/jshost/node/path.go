@@ -1,9 +1,11 @@
 package node
 
 import (
+	_ "embed"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 
@@ -106,7 +108,31 @@ func pathModule(r *rt.Runtime) goja.Value {
 	})
 	_ = o.Set("toNamespacedPath", func(p string) string { return p })
 	_ = o.Set("posix", o)
+	_ = o.Set("win32", pathWin32(r, o))
 	return o
+}
+
+//go:embed js/path_win32.js
+var pathWin32JS string
+
+var pathWin32Program = sync.OnceValue(func() *goja.Program { return goja.MustCompile("beeuni:path_win32.js", pathWin32JS, true) })
+
+// pathWin32 is path.win32: Node's own code (js/path_win32.js), whose
+// resolve starts from the checkout as Node's starts from the cwd on Linux.
+func pathWin32(r *rt.Runtime, posix *goja.Object) *goja.Object {
+	vm := r.VM
+	n := vm.NewObject()
+	_ = n.Set("cwd", func() string { return r.Host.Directory })
+	env := vm.NewObject()
+	for k, v := range r.Host.Env {
+		if strings.HasPrefix(k, "=") { // the drive cwds win32.resolve reads
+			_ = env.Set(k, v)
+		}
+	}
+	_ = n.Set("env", env)
+	_ = n.Set("posix", posix)
+	_ = n.Set("inspect", func(v goja.Value) string { return r.Inspect(v) })
+	return runFactory(r, pathWin32Program(), n)
 }
 
 // normalize is Node's path.normalize: Clean, keeping a trailing slash.

@@ -1,11 +1,14 @@
 package node
 
 import (
+	_ "embed"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+	"golang.org/x/net/idna"
 
 	"github.com/beeuni/beeuni/loader/jshost/rt"
 	"github.com/beeuni/beeuni/loader/jshost/web"
@@ -13,10 +16,15 @@ import (
 
 // urlModule is node:url: the web platform's url module (the same URL and
 // URLSearchParams as the globals, domainToASCII, domainToUnicode) with
-// fileURLToPath and pathToFileURL added.
+// fileURLToPath, pathToFileURL and the legacy API (parse, format,
+// resolve, resolveObject, Url) added.
 func urlModule(r *rt.Runtime) goja.Value {
 	vm := r.VM
 	m := web.URLModule(r)
+	legacy := urlLegacy(r, m)
+	for _, k := range []string{"Url", "parse", "resolve", "resolveObject", "format"} {
+		_ = m.Set(k, legacy.Get(k))
+	}
 	_ = m.Set("fileURLToPath", func(v goja.Value) string { return fileURLToPath(r, m, v) })
 	_ = m.Set("pathToFileURL", func(p string) goja.Value {
 		if !filepath.IsAbs(p) {
@@ -112,4 +120,40 @@ func codedTypeError(vm *goja.Runtime, code, msg string) *goja.Object {
 	e := vm.NewTypeError(msg)
 	_ = e.Set("code", code)
 	return e
+}
+
+//go:embed js/url_legacy.js
+var urlLegacyJS string
+
+var urlLegacyProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("beeuni:url_legacy.js", urlLegacyJS, true) })
+
+// urlLegacy is Node's legacy url API (js/url_legacy.js) over m's URL.
+func urlLegacy(r *rt.Runtime, m *goja.Object) *goja.Object {
+	vm := r.VM
+	n := vm.NewObject()
+	_ = n.Set("URL", m.Get("URL"))
+	_ = n.Set("URLSearchParams", m.Get("URLSearchParams"))
+	_ = n.Set("domainToUnicode", m.Get("domainToUnicode"))
+	_ = n.Set("querystring", r.Require("querystring"))
+	_ = n.Set("toASCII", legacyToASCII)
+	_ = n.Set("inspect", func(v goja.Value) string { return r.Inspect(v) })
+	return runFactory(r, urlLegacyProgram(), n)
+}
+
+// uts46 is the UTS #46 processing Node's url.parse applies to a host
+// name (its binding's toASCII): nontransitional, hyphens and STD3 rules
+// unchecked, bidi and joiner rules checked, any length. Immutable.
+var uts46 = sync.OnceValue(func() *idna.Profile {
+	return idna.New(idna.MapForLookup(), idna.Transitional(false), idna.BidiRule(),
+		idna.CheckJoiners(true), idna.CheckHyphens(false), idna.StrictDomainName(false), idna.VerifyDNSLength(false))
+})
+
+// legacyToASCII is host in ASCII (punycode labels), or "" when it is not
+// a valid IDNA name (url.parse then throws ERR_INVALID_URL, as Node does).
+func legacyToASCII(host string) string {
+	a, err := uts46().ToASCII(host)
+	if err != nil {
+		return ""
+	}
+	return a
 }
