@@ -81,6 +81,8 @@ func newHost(opts Options) *host {
 		HTTPClient: httpClient(h.policy),
 		Env:        h.policy.Env(env),
 		CallMemory: opts.CallMemory,
+		Launcher:   opts.Launcher,
+		NoSpawn:    opts.NoSpawn,
 		// One marker: what the bundler writes is what require reads.
 		DynamicImportPrefix: bundle.DynamicImportPrefix,
 	}, platforms(), h.unknownModule)

@@ -44,6 +44,7 @@ func Platform() rt.Platform {
 			"util":            utilModule,
 			"events":          eventsModule,
 			"zlib":            zlibModule,
+			"child_process":   childProcessModule,
 			"stream":          streamModule,
 			"stream/promises": streamPart("promises"),
 			"perf_hooks":      func(r *rt.Runtime) goja.Value { return perfHooks(r) },

@@ -12,6 +12,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/require"
 
+	"github.com/beeuni/beeuni/internal/launch"
 	"github.com/beeuni/beeuni/loader/jshost/policy"
 )
 
@@ -36,6 +37,10 @@ type Host struct {
 	// not satisfy (bundle.DynamicImportPrefix): their require throws
 	// ERR_MODULE_NOT_FOUND, as import() does in Node.
 	DynamicImportPrefix string
+	// Launcher starts the processes tools ask for, confined (package
+	// launch); nil: none may start, and NoSpawn says why.
+	Launcher *launch.Launcher
+	NoSpawn  string
 
 	platforms []Platform
 	modules   Modules

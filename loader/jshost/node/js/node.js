@@ -291,12 +291,15 @@
 
   function util() {
     const inspect = n.util.inspect
+    const custom = Symbol.for('nodejs.util.promisify.custom')
     const promisify = (fn) => {
       if (typeof fn !== 'function') throw new TypeError('The "original" argument must be of type function')
+      if (typeof fn[custom] === 'function') return fn[custom]
       return function (...args) {
         return new Promise((resolve, reject) => fn.call(this, ...args, (err, ...vals) => (err ? reject(err) : resolve(vals.length > 1 ? vals : vals[0]))))
       }
     }
+    promisify.custom = custom
     const callbackify = (fn) => function (...args) {
       const cb = args.pop()
       fn.apply(this, args).then((v) => cb(null, v), (e) => cb(e))

@@ -1,0 +1,222 @@
+package rt
+
+import (
+	"context"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// exitGrace is how long the exit waits for the child's output to end.
+const exitGrace = 50 * time.Millisecond
+
+// Child is a process started by Spawn. Its methods run on the loop's
+// goroutine; its events are jobs posted to the loop.
+type Child struct {
+	Pid   int
+	proc  *os.Process
+	stdin *inPipe // nil unless stdin is piped
+}
+
+// ChildEvents are what Spawn reports, each on the loop. A nil Stdout or
+// Stderr means that stream is not piped (it goes to /dev/null).
+type ChildEvents struct {
+	Stdout, Stderr func(chunk []byte) error
+	Exit           func(code *int, signal string) error // the process ended
+	Close          func(code *int, signal string) error // ... and its output did
+}
+
+// Spawn starts s, its stdin a pipe when pipeIn (else /dev/null). The
+// child's output comes as chunks, one in flight per stream, so a child
+// that writes faster than the module reads waits (its pipe fills) rather
+// than growing the host's memory.
+func (r *Runtime) Spawn(s ProcSpec, pipeIn bool, ev ChildEvents) (*Child, *ProcError) {
+	spec, err := r.prepare(s)
+	if err != nil {
+		return nil, &ProcError{Err: err}
+	}
+	l := r.Loop
+	ctx, gen := l.Context(), l.Generation()
+	cmd := r.Host.Launcher.Command(ctx, spec)
+	var theirs, ours []*os.File // the child's ends, closed here once it has them
+	pipe := func() (rd, wr *os.File, err error) {
+		rd, wr, err = os.Pipe()
+		if err == nil {
+			ours = append(ours, rd, wr)
+		}
+		return rd, wr, err
+	}
+	fail := func(err error) (*Child, *ProcError) {
+		for _, f := range ours {
+			f.Close()
+		}
+		return nil, startError(err)
+	}
+	var in *os.File
+	if pipeIn {
+		rd, wr, err := pipe()
+		if err != nil {
+			return fail(err)
+		}
+		cmd.Stdin, in, theirs = rd, wr, append(theirs, rd)
+	}
+	var outs []*os.File
+	var fns []func([]byte) error
+	for _, o := range []struct {
+		fn  func([]byte) error
+		set func(*os.File)
+	}{{ev.Stdout, func(f *os.File) { cmd.Stdout = f }}, {ev.Stderr, func(f *os.File) { cmd.Stderr = f }}} {
+		if o.fn == nil {
+			continue
+		}
+		rd, wr, err := pipe()
+		if err != nil {
+			return fail(err)
+		}
+		o.set(wr)
+		theirs, outs, fns = append(theirs, wr), append(outs, rd), append(fns, o.fn)
+	}
+	err = r.Host.Launcher.Start(cmd, spec)
+	for _, f := range theirs {
+		f.Close()
+	}
+	if err != nil {
+		return fail(err)
+	}
+	c := &Child{Pid: cmd.Process.Pid, proc: cmd.Process}
+	if in != nil {
+		c.stdin = newInPipe(ctx, l, gen, in)
+	}
+	var readers sync.WaitGroup
+	for i, f := range outs {
+		readers.Go(func() { pump(ctx, l, gen, f, fns[i]) })
+	}
+	outDone := make(chan struct{})
+	go func() {
+		readers.Wait()
+		close(outDone)
+	}()
+	go func() {
+		_ = cmd.Wait()
+		code, sig := exitOf(cmd.ProcessState)
+		// Node reads what the child wrote before it reports the exit; a
+		// grandchild holding the pipes does not hold the exit back long.
+		select {
+		case <-outDone:
+		case <-time.After(exitGrace):
+		}
+		l.Post(gen, func() error { return ev.Exit(code, sig) })
+		<-outDone
+		l.Post(gen, func() error { return ev.Close(code, sig) })
+	}()
+	return c, nil
+}
+
+// pump reads f to its end and hands each chunk to fn on the loop, the
+// next only once fn has it.
+func pump(ctx context.Context, l *Loop, gen uint64, f *os.File, fn func([]byte) error) {
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			chunk := append([]byte(nil), buf[:n]...)
+			taken := make(chan struct{})
+			if !l.Post(gen, func() error { close(taken); return fn(chunk) }) {
+				return
+			}
+			select {
+			case <-taken:
+			case <-ctx.Done():
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Kill sends sig to the child; false when it has already ended.
+func (c *Child) Kill(sig syscall.Signal) bool {
+	return c.proc.Signal(sig) == nil
+}
+
+// Write queues data for the child's stdin; done runs on the loop once it
+// is written (with the error when the child no longer reads). False when
+// stdin is not piped or was ended.
+func (c *Child) Write(data []byte, done func(err error) error) bool {
+	return c.stdin != nil && c.stdin.write(data, done)
+}
+
+// End closes the child's stdin once what was queued is written.
+func (c *Child) End() {
+	if c.stdin != nil {
+		c.stdin.write(nil, nil)
+	}
+}
+
+// inPipe writes a child's stdin on a goroutine of its own, in order, so
+// the loop never waits for a child that reads slowly.
+type inPipe struct {
+	mu     sync.Mutex
+	queue  []inWrite
+	ended  bool
+	signal chan struct{}
+}
+
+type inWrite struct {
+	data []byte
+	done func(error) error
+	end  bool
+}
+
+func newInPipe(ctx context.Context, l *Loop, gen uint64, f *os.File) *inPipe {
+	p := &inPipe{signal: make(chan struct{}, 1)}
+	go func() {
+		defer f.Close()
+		var failed error
+		for {
+			p.mu.Lock()
+			q := p.queue
+			p.queue = nil
+			p.mu.Unlock()
+			for _, w := range q {
+				if w.end {
+					return
+				}
+				if failed == nil {
+					_, failed = f.Write(w.data)
+				}
+				if w.done != nil {
+					err := failed
+					l.Post(gen, func() error { return w.done(err) })
+				}
+			}
+			select {
+			case <-p.signal:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return p
+}
+
+// write queues data (nil data and done: the end).
+func (p *inPipe) write(data []byte, done func(error) error) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ended {
+		return false
+	}
+	end := data == nil && done == nil
+	p.ended = end
+	p.queue = append(p.queue, inWrite{data: data, done: done, end: end})
+	select {
+	case p.signal <- struct{}{}:
+	default:
+	}
+	return true
+}

@@ -1,0 +1,262 @@
+package jshost
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/beeuni/beeuni/internal/confine"
+	"github.com/beeuni/beeuni/internal/launch"
+	"github.com/beeuni/beeuni/loader/jshost/policy"
+)
+
+// The launcher in these tests is this test binary run again as
+// `internal launch` (TestMain), as the beeuni binary is in production.
+func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == launch.Args[0] && os.Args[2] == launch.Args[1] {
+		os.Exit(launch.Serve())
+	}
+	os.Exit(m.Run())
+}
+
+// testLauncher is this test binary as the launcher.
+func testLauncher(tb testing.TB) *launch.Launcher {
+	tb.Helper()
+	if v := confine.KernelABI(); v < confine.MinABI {
+		tb.Skipf("this kernel's Landlock ABI is %d; spawning needs %d", v, confine.MinABI)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &launch.Launcher{Path: exe}
+}
+
+// runJSON loads one tool of body (a tool() body), calls it with args and
+// decodes its JSON output into a map.
+func runJSON(tb testing.TB, opts Options, body, args string) map[string]any {
+	tb.Helper()
+	root := project(tb, map[string]string{"tools/t.ts": tool(body)})
+	s, _ := loadTools(tb, root, opts, "tools/t.ts")
+	mustLoad(tb, s)
+	r := call(tb, s, "t", args)
+	if r.IsError {
+		tb.Fatalf("call failed: %s", r.Output)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(r.Output), &got); err != nil {
+		tb.Fatalf("output is not JSON: %v\n%s", err, r.Output)
+	}
+	return got
+}
+
+// TestChildProcess: node:child_process's forms answer what Node answers,
+// with real processes.
+func TestChildProcess(t *testing.T) {
+	ws := t.TempDir()
+	got := runJSON(t, Options{Directory: ws, Launcher: testLauncher(t)}, `async execute() {
+		const cp = require('node:child_process'), { promisify } = require('node:util')
+		const out = {}
+		out.execSync = cp.execSync('echo hello').toString()
+		out.execFileSync = cp.execFileSync('printf', ['%s-%s', 'a', 'b'], { encoding: 'utf8' })
+		const r = cp.spawnSync('sh', ['-c', 'printf abc; printf e >&2; exit 2'], { encoding: 'utf8' })
+		out.spawnSync = [r.status, r.signal, r.stdout, r.stderr, r.output.length, typeof r.pid]
+		out.input = cp.execSync('tr a-z A-Z', { input: 'shout' }).toString()
+		out.cwd = cp.execSync('pwd').toString().trim()
+		out.failed = (() => { try { cp.execSync('echo no >&2; exit 3', { stdio: 'pipe' }) } catch (e) { return [e.status, e.message, e.stderr.toString()] } })()
+		out.streamed = await new Promise((resolve) => {
+			const p = cp.spawn('sh', ['-c', 'read x; echo "got $x"; echo err >&2; exit 4'])
+			const ev = ['pid:' + (typeof p.pid)]
+			p.on('spawn', () => ev.push('spawn'))
+			p.stdout.setEncoding('utf8')
+			let out = '', err = ''
+			p.stdout.on('data', (c) => (out += c))
+			p.stderr.on('data', (c) => (err += c.toString()))
+			p.on('exit', (code, sig) => ev.push('exit:' + code + ',' + sig))
+			p.on('close', (code) => { ev.push('close:' + code + ',' + p.exitCode, 'out:' + out.trim(), 'err:' + err.trim()); resolve(ev) })
+			p.stdin.end('line\n')
+		})
+		out.killed = await new Promise((resolve) => {
+			const p = cp.spawn('sleep', ['30'])
+			p.on('close', (code, sig) => resolve([code, sig, p.killed]))
+			p.on('spawn', () => p.kill())
+		})
+		const execP = promisify(cp.exec), execFileP = promisify(cp.execFile)
+		out.exec = await execP('echo promisified; echo e >&2')
+		out.execErr = await execP('echo partial; exit 7').catch((e) => [e.message, e.code, e.killed, e.signal, e.cmd, e.stdout])
+		out.enoent = await execFileP('no-such-binary-xyz', ['a']).catch((e) => [e.message, e.code, e.errno, e.syscall, e.path, e.spawnargs, e.cmd])
+		out.enoentSync = (() => { try { cp.execFileSync('no-such-binary-xyz') } catch (e) { return [e.message, e.code, e.syscall, e.status] } })()
+		out.maxBuffer = await new Promise((resolve) => cp.exec('head -c 5000 /dev/zero', { maxBuffer: 100 }, (e, so) => resolve([e.code, e.message, so.length])))
+		out.timeout = await new Promise((resolve) => cp.execFile('sleep', ['30'], { timeout: 50 }, (e) => resolve([e.killed, e.signal, e.code])))
+		out.callback = await new Promise((resolve) => cp.execFile('sh', ['-c', 'exit 1'], (e, so, se) => resolve([e.code, e.message, so, se])))
+		return out
+	}`, "{}")
+	want := map[string]any{
+		"execSync":     "hello\n",
+		"execFileSync": "a-b",
+		"spawnSync":    []any{2.0, nil, "abc", "e", 3.0, "number"},
+		"input":        "SHOUT",
+		"cwd":          ws,
+		"failed":       []any{3.0, "Command failed: echo no >&2; exit 3\nno\n", "no\n"},
+		"streamed":     []any{"pid:number", "spawn", "exit:4,null", "close:4,4", "out:got line", "err:err"},
+		"killed":       []any{nil, "SIGTERM", true},
+		"exec":         map[string]any{"stdout": "promisified\n", "stderr": "e\n"},
+		"execErr":      []any{"Command failed: echo partial; exit 7\n", 7.0, false, nil, "echo partial; exit 7", "partial\n"},
+		"enoent": []any{"spawn no-such-binary-xyz ENOENT", "ENOENT", -2.0, "spawn no-such-binary-xyz", "no-such-binary-xyz",
+			[]any{"a"}, "no-such-binary-xyz a"},
+		"enoentSync": []any{"spawnSync no-such-binary-xyz ENOENT", "ENOENT", "spawnSync no-such-binary-xyz", nil},
+		"maxBuffer":  []any{"ERR_CHILD_PROCESS_STDIO_MAXBUFFER", "stdout maxBuffer length exceeded", 100.0},
+		"timeout":    []any{true, "SIGTERM", nil},
+		"callback":   []any{1.0, "Command failed: sh -c exit 1\n", "", ""},
+	}
+	for k, w := range want {
+		if g, _ := json.Marshal(got[k]); string(g) != mustJSON(t, w) {
+			t.Errorf("%s = %s, want %s", k, g, mustJSON(t, w))
+		}
+	}
+}
+
+func mustJSON(tb testing.TB, v any) string {
+	tb.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestSpawnConfined: a child is held by the kernel to the tools' file
+// policy (beeuni's private folder unreadable, nothing writable outside
+// the workspace and temp folder) and sees no hidden variable, even one
+// the tool passes itself.
+func TestSpawnConfined(t *testing.T) {
+	ws, private, elsewhere := t.TempDir(), t.TempDir(), t.TempDir()
+	secret := filepath.Join(private, "signing.key")
+	if err := os.WriteFile(secret, []byte("KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BEEUNI_EXECUTOR_TOKEN", "exec-token")
+	t.Setenv("SOME_VISIBLE", "yes")
+	opts := Options{Directory: ws, Launcher: testLauncher(t), Policy: policy.Config{Private: []string{private}}}
+	got := runJSON(t, opts, `execute(a) {
+		const cp = require('node:child_process')
+		const run = (cmd, env) => { const r = cp.spawnSync('sh', ['-c', cmd], { encoding: 'utf8', env }); return [r.status, (r.stdout + r.stderr).trim()] }
+		return {
+			secret: run('cat ' + a.secret),
+			list: run('ls ' + a.private),
+			writeElsewhere: run('echo x > ' + a.elsewhere + '/f'),
+			writeWorkspace: run('echo x > notes.txt && cat notes.txt'),
+			devnull: run('echo x > /dev/null && echo ok'),
+			env: run('env', { ...process.env, BEEUNI_EXECUTOR_TOKEN: 'passed' }),
+		}
+	}`, mustJSON(t, map[string]string{"secret": secret, "private": private, "elsewhere": elsewhere}))
+	for _, k := range []string{"secret", "list", "writeElsewhere"} {
+		r, _ := got[k].([]any)
+		if len(r) != 2 || r[0] == 0.0 || !strings.Contains(r[1].(string), "Permission denied") {
+			t.Errorf("%s: got %v, want a refusal (Permission denied)", k, got[k])
+		}
+	}
+	if g := mustJSON(t, got["writeWorkspace"]); g != `[0,"x"]` {
+		t.Errorf("writeWorkspace = %s", g)
+	}
+	if g := mustJSON(t, got["devnull"]); g != `[0,"ok"]` {
+		t.Errorf("devnull = %s", g)
+	}
+	env := got["env"].([]any)[1].(string)
+	if strings.Contains(env, "BEEUNI_EXECUTOR_TOKEN") || !strings.Contains(env, "SOME_VISIBLE=yes") {
+		t.Errorf("the child's environment: %s", env)
+	}
+}
+
+// TestSpawnDeadline: a child that outlives the call's deadline is killed
+// with its process group, from the async and the sync forms.
+func TestSpawnDeadline(t *testing.T) {
+	ws := t.TempDir()
+	root := project(t, map[string]string{
+		"tools/async.ts": tool(`timeout: 300, execute() {
+			require('node:child_process').spawn('sh', ['-c', 'echo $$ > async.pid; sleep 30 & echo $! > async.bg; wait'])
+			return new Promise(() => {}) }`),
+		"tools/sync.ts": tool(`timeout: 300, execute() {
+			return require('node:child_process').execSync('echo $$ > sync.pid; sleep 30') }`),
+	})
+	s, _ := loadTools(t, root, Options{Directory: ws, Launcher: testLauncher(t)}, "tools/async.ts", "tools/sync.ts")
+	mustLoad(t, s)
+	for _, name := range []string{"async", "sync"} {
+		start := time.Now()
+		r := call(t, s, name, "{}")
+		if !r.IsError || !strings.Contains(r.Output, "timed out") {
+			t.Fatalf("%s: got %+v, want a timeout", name, r)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: the call took %v", name, d)
+		}
+		files := []string{name + ".pid"}
+		if name == "async" {
+			files = append(files, "async.bg")
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(filepath.Join(ws, f))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+			waitGone(t, pid)
+		}
+	}
+}
+
+// waitGone polls until pid is no more (or a zombie nobody waits for).
+func waitGone(tb testing.TB, pid int) {
+	tb.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil && strings.Contains(string(b), ") Z ") {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	tb.Errorf("process %d still runs after the deadline", pid)
+}
+
+// TestSpawnRefused: without Landlock (the KernelABI override) or without
+// a launcher (the controller's checks) no process starts, and the error
+// says why.
+func TestSpawnRefused(t *testing.T) {
+	l := testLauncher(t)
+	noABI := 0
+	body := `execute() {
+		const cp = require('node:child_process')
+		const out = []
+		try { cp.execSync('echo hi') } catch (e) { out.push(e.message) }
+		try { cp.spawn('echo') } catch (e) { out.push(e.message) }
+		return out.join('\n') }`
+	cases := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"no landlock", Options{Launcher: &launch.Launcher{Path: l.Path, KernelABI: &noABI}}, "spawnSync /bin/sh: starting processes is refused: this kernel has no Landlock"},
+		{"no launcher", Options{NoSpawn: "the checks start none"}, "spawnSync /bin/sh: the checks start none"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := project(t, map[string]string{"tools/t.ts": tool(body)})
+			s, _ := loadTools(t, root, c.opts, "tools/t.ts")
+			mustLoad(t, s)
+			r := call(t, s, "t", "{}")
+			lines := strings.Split(r.Output, "\n")
+			if r.IsError || len(lines) != 2 || !strings.HasPrefix(lines[0], c.want) || !strings.HasPrefix(lines[1], strings.Replace(c.want, "spawnSync /bin/sh", "spawn echo", 1)) {
+				t.Fatalf("got %q, want lines starting %q", r.Output, c.want)
+			}
+		})
+	}
+}
