@@ -12,7 +12,8 @@ import (
 // folder with a denied path inside is replaced by its entries, read now,
 // recursively, so that no root holds a denied path; what is created in
 // such a folder later is not covered (the child cannot reach it, which
-// fails closed). Symlinks are left out: their targets are listed where
+// fails closed); a rule on a path that does not exist splits nothing.
+// Symlinks are left out: their targets are listed where
 // they live.
 func (p *Policy) Roots() (read, write []string) {
 	read = p.expand("/", readOnly, nil)
@@ -58,6 +59,14 @@ func (p *Policy) mixedBelow(dir string, lv level, ok bool) bool {
 		return true // this process's /proc entries are among the others
 	}
 	return slices.ContainsFunc(p.rules, func(r rule) bool {
-		return r.path != dir && within(r.path, dir) && (r.level >= lv) != ok
+		return r.path != dir && within(r.path, dir) && (r.level >= lv) != ok && exists(r.path)
 	})
+}
+
+// exists: a rule on a path that is not there now splits no folder (a
+// checkout whose .beeuni was never made stays one root, so a child can
+// list it); beeuni makes its state before it runs tools.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

@@ -3,9 +3,12 @@ package rt
 import (
 	"context"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // exitGrace is how long the exit waits for the child's output to end.
@@ -88,14 +91,10 @@ func (r *Runtime) Spawn(s ProcSpec, pipeIn bool, ev ChildEvents) (*Child, *ProcE
 	if in != nil {
 		c.stdin = newInPipe(ctx, l, gen, in)
 	}
-	var readers sync.WaitGroup
-	for i, f := range outs {
-		readers.Go(func() { pump(ctx, l, gen, f, fns[i]) })
-	}
 	outDone := make(chan struct{})
 	go func() {
-		readers.Wait()
-		close(outDone)
+		defer close(outDone)
+		pump(ctx, l, gen, outs, fns)
 	}()
 	go func() {
 		_ = cmd.Wait()
@@ -113,27 +112,58 @@ func (r *Runtime) Spawn(s ProcSpec, pipeIn bool, ev ChildEvents) (*Child, *ProcE
 	return c, nil
 }
 
-// pump reads f to its end and hands each chunk to fn on the loop, the
-// next only once fn has it.
-func pump(ctx context.Context, l *Loop, gen uint64, f *os.File, fn func([]byte) error) {
-	defer f.Close()
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := f.Read(buf)
-		if n > 0 {
-			chunk := append([]byte(nil), buf[:n]...)
-			taken := make(chan struct{})
-			if !l.Post(gen, func() error { close(taken); return fn(chunk) }) {
-				return
-			}
-			select {
-			case <-taken:
-			case <-ctx.Done():
-				return
-			}
+// pump reads the files to their ends and hands each chunk to its fn on
+// the loop, the next only once the loop has it. One poll over all of
+// them, read in their order when several are ready, keeps the order the
+// child wrote in as Node's event loop does (stdout before stderr).
+func pump(ctx context.Context, l *Loop, gen uint64, files []*os.File, fns []func([]byte) error) {
+	defer func() {
+		for _, f := range files {
+			f.Close()
 		}
-		if err != nil {
+	}()
+	fds := make([]int, len(files))
+	for i, f := range files {
+		fds[i] = int(f.Fd())
+	}
+	open := slices.Clone(fds)
+	buf := make([]byte, 64<<10)
+	for len(open) > 0 {
+		pfds := make([]unix.PollFd, len(open))
+		for i, fd := range open {
+			pfds[i] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
+		}
+		// A bounded wait, so the end of the call is seen.
+		if _, err := unix.Poll(pfds, 100); err != nil && err != unix.EINTR {
 			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		for _, pfd := range pfds {
+			if pfd.Revents == 0 {
+				continue
+			}
+			fd := int(pfd.Fd)
+			n, err := unix.Read(fd, buf)
+			if n > 0 {
+				chunk := append([]byte(nil), buf[:n]...)
+				fn := fns[slices.Index(fds, fd)]
+				taken := make(chan struct{})
+				if !l.Post(gen, func() error { close(taken); return fn(chunk) }) {
+					return
+				}
+				select {
+				case <-taken:
+				case <-ctx.Done():
+					return
+				}
+				continue
+			}
+			if err == unix.EINTR || err == unix.EAGAIN {
+				continue
+			}
+			open = slices.DeleteFunc(open, func(o int) bool { return o == fd })
 		}
 	}
 }
