@@ -184,10 +184,11 @@ func TestSpawnDeadline(t *testing.T) {
 			return new Promise(() => {}) }`),
 		"tools/sync.ts": tool(`timeout: 300, execute() {
 			return require('node:child_process').execSync('echo $$ > sync.pid; sleep 30') }`),
+		"tools/shell.ts": tool("timeout: 300, execute() { return Bun.$`sh -c 'echo $$ > shell.pid; sleep 30'`.text() }"),
 	})
-	s, _ := loadTools(t, root, Options{Directory: ws, Launcher: testLauncher(t)}, "tools/async.ts", "tools/sync.ts")
+	s, _ := loadTools(t, root, Options{Directory: ws, Launcher: testLauncher(t)}, "tools/async.ts", "tools/sync.ts", "tools/shell.ts")
 	mustLoad(t, s)
-	for _, name := range []string{"async", "sync"} {
+	for _, name := range []string{"async", "sync", "shell"} {
 		start := time.Now()
 		r := call(t, s, name, "{}")
 		if !r.IsError || !strings.Contains(r.Output, "timed out") {
@@ -258,5 +259,108 @@ func TestSpawnRefused(t *testing.T) {
 				t.Fatalf("got %q, want lines starting %q", r.Output, c.want)
 			}
 		})
+	}
+}
+
+// TestBunSpawn: Bun.spawn and Bun.spawnSync answer what Bun answers.
+func TestBunSpawn(t *testing.T) {
+	ws := t.TempDir()
+	got := runJSON(t, Options{Directory: ws, Launcher: testLauncher(t)}, `async execute() {
+		const out = {}
+		const p = Bun.spawn(['sh', '-c', 'pwd; echo "$GREETING"'], { env: { ...process.env, GREETING: 'hi' } })
+		out.stream = [p.stdout instanceof ReadableStream, p.stdin, p.stderr, typeof p.pid, Object.keys(p)]
+		out.text = await new Response(p.stdout).text()
+		out.exited = [await p.exited, p.exitCode, p.signalCode]
+		const k = Bun.spawn(['sleep', '30'])
+		k.kill()
+		out.killed = [await k.exited, k.exitCode, k.signalCode, k.killed]
+		const c = Bun.spawn({ cmd: ['cat'], stdin: 'pipe', stderr: 'pipe' })
+		out.sink = [c.stdin.constructor.name, c.stdin.write('ab'), c.stdin.write(new Uint8Array([99]))]
+		c.stdin.end()
+		out.cat = [await new Response(c.stdout).text(), await new Response(c.stderr).text()]
+		const d = Bun.spawn(['tr', 'a-z', 'A-Z'], { stdin: new TextEncoder().encode('bytes') })
+		out.bytesIn = await new Response(d.stdout).text()
+		const s = Bun.spawnSync(['sh', '-c', 'printf out; printf err >&2; exit 3'])
+		out.sync = [s.stdout.toString(), s.stderr.toString(), s.exitCode, s.success, Buffer.isBuffer(s.stdout), Object.keys(s)]
+		out.syncIn = Bun.spawnSync(['tr', 'a-z', 'A-Z'], { stdin: new TextEncoder().encode('shout') }).stdout.toString()
+		for (const f of [() => Bun.spawn(['no-such-binary-xyz']), () => Bun.spawnSync(['no-such-binary-xyz'])]) {
+			try { f(); out.missing = 'spawned' } catch (e) { (out.missing ||= []).push([e.message, e.code, e.errno, e.path]) }
+		}
+		return out
+	}`, "{}")
+	want := map[string]any{
+		"stream":  []any{true, nil, nil, "number", []any{}},
+		"text":    ws + "\nhi\n",
+		"exited":  []any{0.0, 0.0, nil},
+		"killed":  []any{143.0, nil, "SIGTERM", true},
+		"sink":    []any{"FileSink", 2.0, 1.0},
+		"cat":     []any{"abc", ""},
+		"bytesIn": "BYTES",
+		"sync":    []any{"out", "err", 3.0, false, true, []any{"exitCode", "stdout", "stderr", "success", "resourceUsage", "pid"}},
+		"syncIn":  "SHOUT",
+		"missing": []any{
+			[]any{`Executable not found in $PATH: "no-such-binary-xyz"`, "ENOENT", -2.0, "no-such-binary-xyz"},
+			[]any{`Executable not found in $PATH: "no-such-binary-xyz"`, "ENOENT", -2.0, "no-such-binary-xyz"}},
+	}
+	for k, w := range want {
+		if g, _ := json.Marshal(got[k]); string(g) != mustJSON(t, w) {
+			t.Errorf("%s = %s, want %s", k, g, mustJSON(t, w))
+		}
+	}
+}
+
+// TestBunShell: Bun.$ parses and runs its template as a shell with every
+// value one word, answers Bun's shapes and errors, and its own file work
+// asks the policy.
+func TestBunShell(t *testing.T) {
+	ws, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.Mkdir(filepath.Join(ws, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got := runJSON(t, Options{Directory: ws, Launcher: testLauncher(t)}, `async execute(a) {
+		const { $ } = require('bun')
+		const out = {}
+		const evil = 'x; touch pwned'
+		out.oneWord = await $`+"`printf '[%s]' ${evil} ${['a b', 'c']} ${{ raw: '$HOME' }}`"+`.text()
+		out.pwned = await Bun.file('pwned').exists()
+		out.output = await $`+"`sh -c 'echo o; echo e >&2'`"+`.quiet().then((r) => [r.constructor.name, r.stdout.toString(), r.stderr.toString(), r.exitCode, Object.keys(r)])
+		out.error = await $`+"`sh -c 'echo o; echo bad >&2; exit 4'`"+`.quiet().catch((e) => [e.constructor.name, e.name, e.message, e.exitCode, e.stdout.toString(), e.stderr.toString(), e instanceof $.ShellError])
+		out.nothrow = (await $`+"`exit 3`"+`.nothrow().quiet()).exitCode
+		out.notFound = await $`+"`no-such-cmd-x`"+`.quiet().catch((e) => [e.exitCode, e.stderr.toString()])
+		out.lines = []
+		for await (const l of $`+"`printf 'one\ntwo\n'`"+`.lines()) out.lines.push(l)
+		out.pipe = await $`+"`echo alpha beta | tr a-z A-Z`"+`.text()
+		out.json = await $`+"`echo '{\"ok\":true}'`"+`.json()
+		out.cwd = [await $`+"`pwd`"+`.cwd('sub').text(), await $`+"`pwd`"+`.text()]
+		out.env = await $`+"`echo $MY_VAR`"+`.env({ MY_VAR: 'v', PATH: process.env.PATH }).text()
+		out.redirect = await $`+"`echo hi > note.txt && cat note.txt`"+`.text()
+		out.denied = await $`+"`echo x > ${a.elsewhere}/f`"+`.nothrow().quiet().then((r) => [r.exitCode, r.stderr.toString()])
+		out.escape = ['a', 'a b"c', 'x$y', ''].map($.escape)
+		out.braces = $.braces('a{1,2}b')
+		out.same = $ === Bun.$
+		return out
+	}`, mustJSON(t, map[string]string{"elsewhere": elsewhere}))
+	want := map[string]any{
+		"oneWord":  "[x; touch pwned][a b][c][" + os.Getenv("HOME") + "]",
+		"pwned":    false,
+		"output":   []any{"ShellOutput", "o\n", "e\n", 0.0, []any{"stdout", "stderr", "exitCode"}},
+		"error":    []any{"ShellError", "ShellError", "Failed with exit code 4", 4.0, "o\n", "bad\n", true},
+		"nothrow":  3.0,
+		"notFound": []any{1.0, "bun: command not found: no-such-cmd-x\n"},
+		"lines":    []any{"one", "two"},
+		"pipe":     "ALPHA BETA\n",
+		"json":     map[string]any{"ok": true},
+		"cwd":      []any{filepath.Join(ws, "sub") + "\n", ws + "\n"},
+		"env":      "v\n",
+		"redirect": "hi\n",
+		"denied":   []any{1.0, "open " + elsewhere + "/f: permission denied\n"},
+		"escape":   []any{"a", `"a b\"c"`, `"x\$y"`, `""`},
+		"braces":   []any{"a1b", "a2b"},
+		"same":     true,
+	}
+	for k, w := range want {
+		if g, _ := json.Marshal(got[k]); string(g) != mustJSON(t, w) {
+			t.Errorf("%s = %s, want %s", k, g, mustJSON(t, w))
+		}
 	}
 }

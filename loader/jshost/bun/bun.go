@@ -1,8 +1,9 @@
 // Package bun is the Bun platform of every runtime: the Bun global and
 // the "bun" module (the same object), emulating Bun rt.BunVersion. Files
 // (Bun.file, Bun.write, Bun.Glob's scans) go through the host's policy as
-// node:fs does; processes (Bun.spawn, Bun.$) are refused with a clear
-// error, and bun:sqlite is not offered. Most of it is js/bun.js over the
+// node:fs does; processes (Bun.spawn, Bun.$) start through the host's
+// launcher, confined, as node:child_process's do; bun:sqlite is not
+// offered. Most of it is js/bun.js over the
 // Go bindings of this package.
 package bun
 
@@ -40,17 +41,7 @@ type bunKey struct{}
 // module are the same object, as in Bun.
 func bunObject(r *rt.Runtime) goja.Value {
 	return rt.Local(r, bunKey{}, func() goja.Value {
-		vm := r.VM
-		fv, err := vm.RunProgram(bunProgram())
-		if err != nil {
-			panic(err)
-		}
-		fn, _ := goja.AssertFunction(fv)
-		v, err := fn(goja.Undefined(), vm.GlobalObject(), natives(r))
-		if err != nil {
-			panic(err)
-		}
-		return v
+		return runFactory(r, bunProgram(), natives(r))
 	})
 }
 
@@ -85,6 +76,7 @@ func natives(r *rt.Runtime) *goja.Object {
 	set("stringWidth", func(v goja.Value) int { return stringWidth(v.String()) })
 	installFiles(r, set)
 	installGlob(r, set)
+	installSpawn(r, set)
 	return n
 }
 

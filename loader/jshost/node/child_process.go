@@ -33,7 +33,7 @@ func childProcessModule(r *rt.Runtime) goja.Value {
 	if err != nil {
 		panic(err)
 	}
-	v, err := fn(goja.Undefined(), vm.GlobalObject(), r.ProcessNatives(), events.Get("EventEmitter"), r.Require("stream"),
+	v, err := fn(goja.Undefined(), vm.GlobalObject(), r.ProcessNatives(nil), events.Get("EventEmitter"), r.Require("stream"),
 		r.Require("buffer").ToObject(vm).Get("Buffer"), sym)
 	if err != nil {
 		panic(err)

@@ -20,12 +20,18 @@ type Child struct {
 	Pid   int
 	proc  *os.Process
 	stdin *inPipe // nil unless stdin is piped
+	// Stdout and Stderr are the read ends of the streams the caller asked
+	// for raw (ChildEvents.RawOut, RawErr): the caller reads and closes them.
+	Stdout, Stderr *os.File
 }
 
 // ChildEvents are what Spawn reports, each on the loop. A nil Stdout or
 // Stderr means that stream is not piped (it goes to /dev/null).
 type ChildEvents struct {
 	Stdout, Stderr func(chunk []byte) error
+	// RawOut and RawErr pipe that stream to the caller as a file
+	// (Child.Stdout, Child.Stderr) instead of chunks.
+	RawOut, RawErr bool
 	Exit           func(code *int, signal string) error // the process ended
 	Close          func(code *int, signal string) error // ... and its output did
 }
@@ -64,13 +70,15 @@ func (r *Runtime) Spawn(s ProcSpec, pipeIn bool, ev ChildEvents) (*Child, *ProcE
 		}
 		cmd.Stdin, in, theirs = rd, wr, append(theirs, rd)
 	}
-	var outs []*os.File
+	var outs, raws []*os.File
 	var fns []func([]byte) error
-	for _, o := range []struct {
+	for i, o := range []struct {
 		fn  func([]byte) error
+		raw bool
 		set func(*os.File)
-	}{{ev.Stdout, func(f *os.File) { cmd.Stdout = f }}, {ev.Stderr, func(f *os.File) { cmd.Stderr = f }}} {
-		if o.fn == nil {
+	}{{ev.Stdout, ev.RawOut, func(f *os.File) { cmd.Stdout = f }}, {ev.Stderr, ev.RawErr, func(f *os.File) { cmd.Stderr = f }}} {
+		raws = append(raws, nil)
+		if o.fn == nil && !o.raw {
 			continue
 		}
 		rd, wr, err := pipe()
@@ -78,7 +86,12 @@ func (r *Runtime) Spawn(s ProcSpec, pipeIn bool, ev ChildEvents) (*Child, *ProcE
 			return fail(err)
 		}
 		o.set(wr)
-		theirs, outs, fns = append(theirs, wr), append(outs, rd), append(fns, o.fn)
+		theirs = append(theirs, wr)
+		if o.raw {
+			raws[i] = rd
+			continue
+		}
+		outs, fns = append(outs, rd), append(fns, o.fn)
 	}
 	err = r.Host.Launcher.Start(cmd, spec)
 	for _, f := range theirs {
@@ -87,7 +100,7 @@ func (r *Runtime) Spawn(s ProcSpec, pipeIn bool, ev ChildEvents) (*Child, *ProcE
 	if err != nil {
 		return fail(err)
 	}
-	c := &Child{Pid: cmd.Process.Pid, proc: cmd.Process}
+	c := &Child{Pid: cmd.Process.Pid, proc: cmd.Process, Stdout: raws[0], Stderr: raws[1]}
 	if in != nil {
 		c.stdin = newInPipe(ctx, l, gen, in)
 	}

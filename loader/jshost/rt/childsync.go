@@ -3,6 +3,7 @@ package rt
 import (
 	"bytes"
 	"context"
+	"io"
 	"sync"
 	"syscall"
 	"time"
@@ -124,4 +125,22 @@ func (r *Runtime) SpawnSync(s SyncSpec) SyncResult {
 		res.Stderr = errOut.buf.Bytes()
 	}
 	return res
+}
+
+// Run runs s with the given stdio to its end or ctx's, from any
+// goroutine (it touches no JS): the exec of the Bun shell's commands.
+// stdin nil is /dev/null.
+func (r *Runtime) Run(ctx context.Context, s ProcSpec, stdin io.Reader, stdout, stderr io.Writer) (code *int, signal string, perr *ProcError) {
+	spec, err := r.prepare(s)
+	if err != nil {
+		return nil, "", &ProcError{Err: err}
+	}
+	cmd := r.Host.Launcher.Command(ctx, spec)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	if err := r.Host.Launcher.Start(cmd, spec); err != nil {
+		return nil, "", startError(err)
+	}
+	_ = cmd.Wait()
+	code, signal = exitOf(cmd.ProcessState)
+	return code, signal, nil
 }

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"math"
+	"os"
 	"syscall"
 	"time"
 
@@ -19,10 +20,14 @@ import (
 // opts: {file, args (argv0 first), cwd, env (object), stdio: [in, out,
 // err] each 'pipe' or 'ignore', input (u8 or string: sync), maxBuffer,
 // timeout (ms), killSignal, verb ('spawn': the errors' syscall)}.
-func (r *Runtime) ProcessNatives() *goja.Object {
+//
+// With stream (a platform's ReadableStream over a file, as package web
+// makes), a stdio mode 'stream' pipes that output to the handle's stdout
+// or stderr as such a stream, read as JS reads it (Bun's proc.stdout).
+func (r *Runtime) ProcessNatives(stream func(f *os.File, what string) goja.Value) *goja.Object {
 	vm := r.VM
 	n := vm.NewObject()
-	_ = n.Set("spawn", func(opts *goja.Object, onEvent goja.Callable) goja.Value { return r.spawnJS(opts, onEvent) })
+	_ = n.Set("spawn", func(opts *goja.Object, onEvent goja.Callable) goja.Value { return r.spawnJS(opts, onEvent, stream) })
 	_ = n.Set("spawnSync", func(opts *goja.Object) goja.Value { return r.spawnSyncJS(opts) })
 	return n
 }
@@ -63,7 +68,7 @@ func (r *Runtime) verb(opts *goja.Object, def string) string {
 	return def
 }
 
-func (r *Runtime) spawnJS(opts *goja.Object, onEvent goja.Callable) goja.Value {
+func (r *Runtime) spawnJS(opts *goja.Object, onEvent goja.Callable, stream func(*os.File, string) goja.Value) goja.Value {
 	vm := r.VM
 	s, stdio := r.procSpec(opts)
 	call := func(args ...goja.Value) error {
@@ -85,12 +90,20 @@ func (r *Runtime) spawnJS(opts *goja.Object, onEvent goja.Callable) goja.Value {
 	if stdio[2] == "pipe" {
 		ev.Stderr = chunk("stderr")
 	}
+	ev.RawOut = stdio[1] == "stream" && stream != nil
+	ev.RawErr = stdio[2] == "stream" && stream != nil
 	c, perr := r.Spawn(s, stdio[0] == "pipe", ev)
 	if perr != nil {
 		panic(r.SpawnError(perr, r.verb(opts, "spawn"), s))
 	}
 	h := vm.NewObject()
 	_ = h.Set("pid", c.Pid)
+	if c.Stdout != nil {
+		_ = h.Set("stdout", stream(c.Stdout, "the child's stdout"))
+	}
+	if c.Stderr != nil {
+		_ = h.Set("stderr", stream(c.Stderr, "the child's stderr"))
+	}
 	_ = h.Set("kill", func(sig goja.Value) bool { return c.Kill(r.Signal(sig, syscall.SIGTERM)) })
 	_ = h.Set("write", func(data goja.Value, cb goja.Value) bool {
 		fn, _ := goja.AssertFunction(cb)
