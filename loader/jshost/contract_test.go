@@ -197,7 +197,7 @@ func offers(tb testing.TB, name string) bool {
 func mayImport(tb testing.TB) string {
 	tb.Helper()
 	h := newHost(withDefaults(Options{Root: tb.TempDir()}))
-	if !strings.HasPrefix(h.mayImport, "node:assert, node:assert/strict, node:buffer, node:crypto, ") {
+	if !strings.HasPrefix(h.mayImport, "node:assert, node:assert/strict, node:buffer, node:child_process, node:crypto, ") {
 		tb.Fatalf("mayImport = %q", h.mayImport)
 	}
 	return h.mayImport

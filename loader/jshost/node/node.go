@@ -45,6 +45,7 @@ func Platform() rt.Platform {
 			"events":          eventsModule,
 			"zlib":            zlibModule,
 			"child_process":   childProcessModule,
+			"worker_threads":  workerThreadsModule,
 			"stream":          streamModule,
 			"stream/promises": streamPart("promises"),
 			"perf_hooks":      func(r *rt.Runtime) goja.Value { return perfHooks(r) },

@@ -6,6 +6,7 @@ import (
 	"syscall"
 
 	"github.com/dop251/goja"
+	"golang.org/x/sys/unix"
 )
 
 // SysError is Node's (and Bun's) error for a failed file operation:
@@ -40,6 +41,9 @@ func errnoName(e syscall.Errno) string {
 		return "EXDEV"
 	case syscall.ENOSPC:
 		return "ENOSPC"
+	}
+	if name := unix.ErrnoName(e); name != "" {
+		return name
 	}
 	return "E" + strings.ToUpper(strings.ReplaceAll(e.Error(), " ", "_"))
 }

@@ -344,6 +344,54 @@
       const f = fs[k + 'Sync']
       p[k] = (...a) => new Promise((resolve) => resolve(f(...a)))
     }
+    // FileHandle is fs/promises' open file, over the descriptor calls.
+    class FileHandle {
+      #fd
+      constructor(fd) { this.#fd = fd }
+      get fd() { return this.#fd }
+      #call(f, ...a) { return new Promise((resolve) => resolve(f(this.#fd, ...a))) }
+      close() { return this.#call(fs.closeSync).then(() => { this.#fd = -1 }) }
+      stat() { return this.#call(fs.fstatSync) }
+      sync() { return this.#call(fs.fsyncSync) }
+      datasync() { return this.#call(fs.fdatasyncSync) }
+      truncate(len) { return this.#call(fs.ftruncateSync, len) }
+      read(buffer, offset, length, position) {
+        if (buffer === undefined || (buffer && !ArrayBuffer.isView(buffer) && typeof buffer === 'object')) {
+          const o = buffer || {}
+          buffer = o.buffer || Buffer.alloc(16384)
+          offset = o.offset; length = o.length; position = o.position
+        }
+        return this.#call(fs.readSync, buffer, offset, length, position).then((bytesRead) => ({ bytesRead, buffer }))
+      }
+      write(data, a, b, c) {
+        return this.#call(fs.writeSync, data, a, b, c).then((bytesWritten) => ({ bytesWritten, buffer: data }))
+      }
+      readFile(options) {
+        const encoding = typeof options === 'string' ? options : options?.encoding
+        return new Promise((resolve) => {
+          const chunks = []
+          for (;;) {
+            const b = Buffer.alloc(65536)
+            const n = fs.readSync(this.#fd, b, 0, b.length, null)
+            if (n === 0) break
+            chunks.push(b.subarray(0, n))
+          }
+          const all = Buffer.concat(chunks)
+          resolve(encoding ? all.toString(encoding) : all)
+        })
+      }
+      writeFile(data, options) {
+        const encoding = (typeof options === 'string' ? options : options?.encoding) || 'utf8'
+        return new Promise((resolve) => {
+          const b = typeof data === 'string' ? Buffer.from(data, encoding) : data
+          for (let off = 0; off < b.length;) off += fs.writeSync(this.#fd, b, off, b.length - off, null)
+          resolve()
+        })
+      }
+      appendFile(data, options) { return this.writeFile(data, options) }
+      [Symbol.asyncDispose || Symbol.for('Symbol.asyncDispose')]() { return this.#fd === -1 ? Promise.resolve() : this.close() }
+    }
+    p.open = (path, flags, mode) => new Promise((resolve) => resolve(new FileHandle(fs.openSync(path, flags, mode))))
     p.constants = fs.constants
     p.default = p
     return p
