@@ -80,6 +80,25 @@ func position(v goja.Value) int64 {
 	return v.ToInteger()
 }
 
+// span is b[offset:offset+length] of a read's or write's arguments
+// (offset 0 and the rest of b by default), or Node's ERR_OUT_OF_RANGE.
+func (f fsys) span(b []byte, offset, length goja.Value) []byte {
+	off := int64(0)
+	if offset != nil && !goja.IsUndefined(offset) && !goja.IsNull(offset) {
+		off = offset.ToInteger()
+	}
+	n := int64(len(b)) - off
+	if length != nil && !goja.IsUndefined(length) && !goja.IsNull(length) {
+		n = length.ToInteger()
+	}
+	if off < 0 || n < 0 || off+n > int64(len(b)) {
+		e := f.r.RangeError(`The value of "length" is out of range.`)
+		_ = e.Set("code", "ERR_OUT_OF_RANGE")
+		panic(e)
+	}
+	return b[off : off+n]
+}
+
 // installFds adds the descriptor functions to o (node:fs's sync API).
 func (f fsys) installFds(set func(string, any), consts *goja.Object) {
 	vm := f.r.VM
@@ -141,25 +160,13 @@ func (f fsys) installFds(set func(string, any), consts *goja.Object) {
 		if opts, ok := offset.(*goja.Object); ok { // readSync(fd, buffer, {offset, length, position})
 			offset, length, pos = opts.Get("offset"), opts.Get("length"), opts.Get("position")
 		}
-		off := int64(0)
-		if offset != nil && !goja.IsUndefined(offset) {
-			off = offset.ToInteger()
-		}
-		n := int64(len(b)) - off
-		if length != nil && !goja.IsUndefined(length) {
-			n = length.ToInteger()
-		}
-		if off < 0 || n < 0 || off+n > int64(len(b)) {
-			e := f.r.RangeError(`The value of "length" is out of range.`)
-			_ = e.Set("code", "ERR_OUT_OF_RANGE")
-			panic(e)
-		}
+		b = f.span(b, offset, length)
 		var got int
 		var err error
 		if p := position(pos); p >= 0 {
-			got, err = file.ReadAt(b[off:off+n], p)
+			got, err = file.ReadAt(b, p)
 		} else {
-			got, err = file.Read(b[off : off+n])
+			got, err = file.Read(b)
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			panic(f.fdError(err, "read"))
@@ -181,20 +188,7 @@ func (f fsys) installFds(set func(string, any), consts *goja.Object) {
 			if p == nil {
 				panic(vm.NewTypeError(`The "buffer" argument must be of type string or an instance of Buffer, TypedArray, or DataView.`))
 			}
-			off, n := int64(0), int64(len(p))
-			if a != nil && !goja.IsUndefined(a) {
-				off = a.ToInteger()
-				n = int64(len(p)) - off
-			}
-			if b != nil && !goja.IsUndefined(b) {
-				n = b.ToInteger()
-			}
-			if off < 0 || n < 0 || off+n > int64(len(p)) {
-				e := f.r.RangeError(`The value of "length" is out of range.`)
-				_ = e.Set("code", "ERR_OUT_OF_RANGE")
-				panic(e)
-			}
-			p, pos = p[off:off+n], position(c)
+			p, pos = f.span(p, a, b), position(c)
 		}
 		var n int
 		var err error
