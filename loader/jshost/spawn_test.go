@@ -154,6 +154,7 @@ func TestSpawnConfined(t *testing.T) {
 			writeWorkspace: run('echo x > notes.txt && cat notes.txt'),
 			devnull: run('echo x > /dev/null && echo ok'),
 			env: run('env', { ...process.env, BEEUNI_EXECUTOR_TOKEN: 'passed' }),
+			cwd: (() => { const r = cp.spawnSync('ls', { cwd: a.private }); return [r.error.code, r.error.message] })(),
 		}
 	}`, mustJSON(t, map[string]string{"secret": secret, "private": private, "elsewhere": elsewhere}))
 	for _, k := range []string{"secret", "list", "writeElsewhere"} {
@@ -167,6 +168,9 @@ func TestSpawnConfined(t *testing.T) {
 	}
 	if g := mustJSON(t, got["devnull"]); g != `[0,"ok"]` {
 		t.Errorf("devnull = %s", g)
+	}
+	if g := mustJSON(t, got["cwd"]); g != `["EACCES","spawnSync ls EACCES"]` {
+		t.Errorf("cwd = %s, want EACCES", g)
 	}
 	env := got["env"].([]any)[1].(string)
 	if strings.Contains(env, "BEEUNI_EXECUTOR_TOKEN") || !strings.Contains(env, "SOME_VISIBLE=yes") {

@@ -98,6 +98,9 @@ func runShell(ctx context.Context, cancel func(), r *rt.Runtime, script, dir str
 		list = append(list, k+"="+v)
 	}
 	p := r.Host.Policy
+	if _, err := p.Check(dir, policy.Read); err != nil {
+		return 1, nil, nil, err
+	}
 	runner, err := interp.New(
 		interp.Dir(dir),
 		interp.Env(expand.ListEnviron(list...)),
@@ -121,6 +124,12 @@ func runShell(ctx context.Context, cancel func(), r *rt.Runtime, script, dir str
 				return nil, denied("open", abs)
 			}
 			return interp.DefaultReadDirHandler2()(ctx, path)
+		}),
+		interp.AccessHandler(func(ctx context.Context, path string, mode interp.AccessMode) error {
+			if abs := absIn(interp.HandlerCtx(ctx).Dir, path); !allowed(p, abs) {
+				return denied("access", abs)
+			}
+			return interp.DefaultAccessHandler()(ctx, path, mode)
 		}),
 		interp.StatHandler(func(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
 			if abs := absIn(interp.HandlerCtx(ctx).Dir, name); !allowed(p, abs) {

@@ -41,9 +41,9 @@ type ChildEvents struct {
 // that writes faster than the module reads waits (its pipe fills) rather
 // than growing the host's memory.
 func (r *Runtime) Spawn(s ProcSpec, pipeIn bool, ev ChildEvents) (*Child, *ProcError) {
-	spec, err := r.prepare(s)
-	if err != nil {
-		return nil, &ProcError{Err: err}
+	spec, perr := r.prepare(s)
+	if perr != nil {
+		return nil, perr
 	}
 	l := r.Loop
 	ctx, gen := l.Context(), l.Generation()
@@ -93,7 +93,7 @@ func (r *Runtime) Spawn(s ProcSpec, pipeIn bool, ev ChildEvents) (*Child, *ProcE
 		}
 		outs, fns = append(outs, rd), append(fns, o.fn)
 	}
-	err = r.Host.Launcher.Start(cmd, spec)
+	err := r.Host.Launcher.Start(cmd, spec)
 	for _, f := range theirs {
 		f.Close()
 	}

@@ -59,9 +59,9 @@ func (c *capture) Write(p []byte) (int, error) {
 // killed then.
 func (r *Runtime) SpawnSync(s SyncSpec) SyncResult {
 	var res SyncResult
-	spec, err := r.prepare(s.ProcSpec)
-	if err != nil {
-		res.Err = &ProcError{Err: err}
+	spec, perr := r.prepare(s.ProcSpec)
+	if perr != nil {
+		res.Err = perr
 		return res
 	}
 	ctx, cancel := context.WithCancel(r.Loop.Context())
@@ -131,9 +131,9 @@ func (r *Runtime) SpawnSync(s SyncSpec) SyncResult {
 // goroutine (it touches no JS): the exec of the Bun shell's commands.
 // stdin nil is /dev/null.
 func (r *Runtime) Run(ctx context.Context, s ProcSpec, stdin io.Reader, stdout, stderr io.Writer) (code *int, signal string, perr *ProcError) {
-	spec, err := r.prepare(s)
-	if err != nil {
-		return nil, "", &ProcError{Err: err}
+	spec, perr := r.prepare(s)
+	if perr != nil {
+		return nil, "", perr
 	}
 	cmd := r.Host.Launcher.Command(ctx, spec)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/beeuni/beeuni/internal/launch"
+	"github.com/beeuni/beeuni/loader/jshost/policy"
 )
 
 // Processes: the core node:child_process and Bun.spawn (and Bun.$) share.
@@ -38,20 +39,23 @@ var devices = []string{"/dev/null"}
 // prepare resolves s against the host: the folder, the scrubbed
 // environment, the confinement's roots. It answers the launcher's spec or
 // why no process may be started here.
-func (r *Runtime) prepare(s ProcSpec) (launch.Spec, error) {
+func (r *Runtime) prepare(s ProcSpec) (launch.Spec, *ProcError) {
 	h := r.Host
 	if h.Launcher == nil {
 		why := h.NoSpawn
 		if why == "" {
 			why = "this host starts no processes"
 		}
-		return launch.Spec{}, errors.New(why)
+		return launch.Spec{}, &ProcError{Err: errors.New(why)}
 	}
 	dir := s.Dir
 	if dir == "" {
 		dir = h.Directory
 	} else if !filepath.IsAbs(dir) {
 		dir = filepath.Join(h.Directory, dir)
+	}
+	if _, err := h.Policy.Check(dir, policy.Read); err != nil {
+		return launch.Spec{}, &ProcError{Errno: syscall.EACCES, Err: err}
 	}
 	env := s.Env
 	if env == nil {
