@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"slices"
 
 	"github.com/beeuni/beeuni/internal/launch"
 	"github.com/beeuni/beeuni/internal/modcheck"
@@ -17,7 +16,7 @@ func (a *app) internalCmd(ctx context.Context, args []string) int {
 	if len(args) == 1 && args[0] == "check" {
 		return modcheck.Serve(ctx, a.stdin, a.stdout, a.stderr)
 	}
-	if slices.Equal(args, launch.Args[1:]) {
+	if launch.Requested(append([]string{"internal"}, args...), a.getenv) {
 		return launch.Serve()
 	}
 	a.errorf(nil, "internal commands are started by beeuni itself, not by hand")

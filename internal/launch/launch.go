@@ -27,6 +27,31 @@ import (
 // Args are the launcher's arguments after its path.
 var Args = []string{"internal", "launch"}
 
+// markerEnv is the launcher's whole environment: it tells a launcher
+// beeuni started from `beeuni internal launch` typed by hand, which must
+// not read descriptors it was not given.
+const markerEnv = "BEEUNI_LAUNCHER=1"
+
+// Requested reports whether this process is a launcher beeuni started:
+// args are Args, the environment is the marker, and the request and
+// status descriptors are pipes.
+func Requested(args []string, getenv func(string) string) bool {
+	if len(args) != len(Args) || args[0] != Args[0] || args[1] != Args[1] {
+		return false
+	}
+	k, v, _ := strings.Cut(markerEnv, "=")
+	if getenv(k) != v {
+		return false
+	}
+	for _, fd := range []int{requestFD, statusFD} {
+		var st syscall.Stat_t
+		if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+			return false
+		}
+	}
+	return true
+}
+
 // The launcher's extra descriptors: the request it reads, the status it writes.
 const (
 	requestFD = 3
@@ -47,18 +72,15 @@ type status struct {
 	Message string `json:"message"`
 }
 
-// Serve is `beeuni internal launch`. It returns only on failure, with the
-// process's exit code, after writing the reason to the status pipe.
+// Serve is `beeuni internal launch`, once Requested says beeuni started
+// it. It returns only on failure, with the process's exit code, after
+// writing the reason to the status pipe.
 func Serve() int {
 	req, st := os.NewFile(requestFD, "request"), os.NewFile(statusFD, "status")
 	syscall.CloseOnExec(statusFD) // EOF on it tells the parent the exec happened
 	fail := func(s status) int {
 		_ = json.NewEncoder(st).Encode(s)
 		return 127
-	}
-	if req == nil || st == nil {
-		fmt.Fprintln(os.Stderr, "beeuni internal launch: started by beeuni itself only")
-		return 2
 	}
 	var r request
 	err := json.NewDecoder(req).Decode(&r)
@@ -161,7 +183,7 @@ func (l *Launcher) Check() error {
 func (l *Launcher) Command(ctx context.Context, s Spec) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, l.Path, Args...)
 	cmd.Dir = s.Dir
-	cmd.Env = []string{} // the launcher's own: nothing of the tool's reaches its Go runtime
+	cmd.Env = []string{markerEnv} // the launcher's own: nothing of the tool's reaches its Go runtime
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return KillGroup(cmd, syscall.SIGKILL) }
 	// Grandchildren holding the pipes do not hold Wait past the kill.

@@ -19,7 +19,7 @@ import (
 // The launcher in these tests is this test binary run again as
 // `internal launch` (TestMain), as the beeuni binary is in production.
 func TestMain(m *testing.M) {
-	if len(os.Args) == 3 && os.Args[1] == launch.Args[0] && os.Args[2] == launch.Args[1] {
+	if launch.Requested(os.Args[1:], os.Getenv) {
 		os.Exit(launch.Serve())
 	}
 	os.Exit(m.Run())
