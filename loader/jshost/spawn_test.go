@@ -95,6 +95,8 @@ func TestChildProcess(t *testing.T) {
 		out.maxBuffer = await new Promise((resolve) => cp.exec('head -c 5000 /dev/zero', { maxBuffer: 100 }, (e, so) => resolve([e.code, e.message, so.length])))
 		out.timeout = await new Promise((resolve) => cp.execFile('sleep', ['30'], { timeout: 50 }, (e) => resolve([e.killed, e.signal, e.code])))
 		out.callback = await new Promise((resolve) => cp.execFile('sh', ['-c', 'exit 1'], (e, so, se) => resolve([e.code, e.message, so, se])))
+		out.inheritFds = cp.spawnSync('echo', ['x'], { stdio: [0, 1, 'pipe'] }).stdout
+		out.uid = (() => { try { cp.spawn('id', { uid: 0 }) } catch (e) { return e.message } })()
 		return out
 	}`, "{}")
 	want := map[string]any{
@@ -114,6 +116,8 @@ func TestChildProcess(t *testing.T) {
 		"maxBuffer":  []any{"ERR_CHILD_PROCESS_STDIO_MAXBUFFER", "stdout maxBuffer length exceeded", 100.0},
 		"timeout":    []any{true, "SIGTERM", nil},
 		"callback":   []any{1.0, "Command failed: sh -c exit 1\n", "", ""},
+		"inheritFds": nil,
+		"uid":        "child_process: options.uid is not supported in beeuni: children run as the host's user",
 	}
 	for k, w := range want {
 		if g, _ := json.Marshal(got[k]); string(g) != mustJSON(t, w) {

@@ -47,6 +47,8 @@
       let m = stdio[i]
       if (m === undefined || m === null) m = 'pipe'
       if (m === 'overlapped') m = 'pipe'
+      // The parent's own descriptor or stream is 'inherit'.
+      if (m === i || (m !== null && typeof m === 'object' && m === [g.process?.stdin, g.process?.stdout, g.process?.stderr][i])) m = 'inherit'
       if (m !== 'pipe' && m !== 'ignore' && m !== 'inherit') {
         const e = new TypeError(`child_process: stdio ${typeof m === 'string' ? "'" + m + "'" : 'of type ' + typeof m} is not supported in beeuni: use 'pipe', 'inherit' or 'ignore'`)
         e.code = 'ERR_INVALID_ARG_VALUE'
@@ -157,8 +159,15 @@
     [Symbol.dispose]() { if (!this.killed) this.kill() }
   }
 
+  const refuseIds = (o) => {
+    for (const k of ['uid', 'gid']) {
+      if (o[k] !== undefined) throw new Error(`child_process: options.${k} is not supported in beeuni: children run as the host's user`)
+    }
+  }
+
   function spawn(file, args, options) {
     const opts = normalize(file, args, options)
+    refuseIds(opts.options)
     const child = new ChildProcess()
     child.spawn(opts)
     if (opts.options.timeout > 0) {
@@ -268,6 +277,7 @@
   function spawnSync(file, args, options) {
     const opts = normalize(file, args, options)
     const o = opts.options
+    refuseIds(o)
     const modes = stdioModes(o.stdio)
     let input = o.input
     if (typeof input === 'string') input = Buffer.from(input, o.encoding && o.encoding !== 'buffer' ? o.encoding : 'utf8')
