@@ -36,6 +36,7 @@ var webGlobals = []struct {
 	{"fetch", true}, {"structuredClone", true}, {"TextEncoder", false}, {"TextDecoder", false},
 	{"queueMicrotask", true},
 	{"Blob", false}, {"File", false}, {"FormData", false},
+	{"MessageEvent", false}, {"MessagePort", false}, {"MessageChannel", false}, {"BroadcastChannel", false},
 	{"ReadableStream", false}, {"ReadableStreamDefaultReader", false}, {"ReadableStreamBYOBReader", false},
 	{"ReadableStreamBYOBRequest", false}, {"ReadableByteStreamController", false}, {"ReadableStreamDefaultController", false},
 	{"TransformStream", false}, {"TransformStreamDefaultController", false}, {"WritableStream", false},
