@@ -51,7 +51,7 @@
   const domException = once(() => {
     class DOMException extends BaseError {
       constructor(message, name) { super(message); this.name = name || 'Error' }
-      get code() { return { AbortError: 20, TimeoutError: 23 }[this.name] || 0 }
+      get code() { return { NotSupportedError: 9, SyntaxError: 12, InvalidAccessError: 15, TypeMismatchError: 17, AbortError: 20, QuotaExceededError: 22, TimeoutError: 23 }[this.name] || 0 }
     }
     return DOMException
   })
