@@ -107,7 +107,7 @@ func (r *Runtime) SpawnError(pe *ProcError, verb string, s ProcSpec) *goja.Objec
 		}
 		return e
 	}
-	code := errnoName(pe.Errno)
+	code := ErrnoName(pe.Errno)
 	e := r.NodeError(code, -int(pe.Errno), verb+" "+s.File+" "+code, verb+" "+s.File, s.File)
 	args := []any{}
 	for _, a := range s.Argv[1:] {

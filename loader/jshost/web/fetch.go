@@ -26,18 +26,8 @@ const maxResponseBytes = 256 << 20
 // body into, as JS asks for it, up to the limit.
 func fetchNative(r *rt.Runtime, c goja.FunctionCall) goja.Value {
 	vm, l := r.VM, r.Loop
-	method, target := c.Argument(0).String(), c.Argument(1).String()
-	var pairs []string
-	_ = vm.ExportTo(c.Argument(2), &pairs)
-	var body []byte
-	if b := c.Argument(3); !goja.IsNull(b) && !goja.IsUndefined(b) {
-		body = bytes.Clone(buffer.DecodeBytes(vm, b, goja.Undefined()))
-	}
+	method, target, pairs, body, cb := RequestArgs(r, c, "fetch")
 	redirect := c.Argument(4).String()
-	cb, ok := goja.AssertFunction(c.Argument(5))
-	if !ok {
-		panic(vm.NewTypeError("fetch: no callback"))
-	}
 	ctx, cancel := context.WithCancel(l.Context())
 	gen := l.Generation()
 	client := r.Host.HTTPClient
@@ -51,10 +41,7 @@ func fetchNative(r *rt.Runtime, c goja.FunctionCall) goja.Value {
 		}
 		client = &cl
 	}
-	limit := int64(maxResponseBytes)
-	if m := r.Host.CallMemory; m > 0 && m < uint64(limit) {
-		limit = int64(m)
-	}
+	limit := BodyLimit(r)
 	src := newByteSource(r, ctx, limit, "the response body")
 	go func() {
 		defer cancel()
@@ -93,6 +80,34 @@ func fetchNative(r *rt.Runtime, c goja.FunctionCall) goja.Value {
 	h := vm.NewObject()
 	_ = h.Set("cancel", func() { cancel() })
 	return h
+}
+
+// RequestArgs reads what fetch's and node:http's natives share: (method,
+// url, [k, v, ...], body|null, <their own>, cb). The body is copied: JS
+// may change its buffer while the request goes out.
+func RequestArgs(r *rt.Runtime, c goja.FunctionCall, what string) (method, target string, pairs []string, body []byte, cb goja.Callable) {
+	vm := r.VM
+	method, target = c.Argument(0).String(), c.Argument(1).String()
+	_ = vm.ExportTo(c.Argument(2), &pairs)
+	if b := c.Argument(3); !goja.IsNull(b) && !goja.IsUndefined(b) {
+		body = bytes.Clone(buffer.DecodeBytes(vm, b, goja.Undefined()))
+	}
+	cb, ok := goja.AssertFunction(c.Argument(5))
+	if !ok {
+		panic(vm.NewTypeError(what + ": no callback"))
+	}
+	return method, target, pairs, body, cb
+}
+
+// BodyLimit is how many bytes a response body read into the call may
+// hold: maxResponseBytes, or the call's memory limit when lower. fetch
+// and node:http(s) both read bodies under it.
+func BodyLimit(r *rt.Runtime) int64 {
+	limit := int64(maxResponseBytes)
+	if m := r.Host.CallMemory; m > 0 && m < uint64(limit) {
+		limit = int64(m)
+	}
+	return limit
 }
 
 // doFetch sends the request and answers the response with its body unread

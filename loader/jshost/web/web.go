@@ -1,6 +1,7 @@
 // Package web is the web platform of every runtime: URL, fetch and its
 // classes, events and abort, DOMException, TextEncoder/TextDecoder,
-// structuredClone, atob/btoa, queueMicrotask, console, crypto and the
+// structuredClone, atob/btoa, queueMicrotask, console, crypto (with
+// crypto.subtle: js/subtle.js over subtle.go) and the
 // timers. Most of it is js/web.js over Go bindings, URL and
 // URLSearchParams js/url.js over the WHATWG parser; it has no modules.
 package web
@@ -36,6 +37,7 @@ var webGlobals = []struct {
 	{"fetch", true}, {"structuredClone", true}, {"TextEncoder", false}, {"TextDecoder", false},
 	{"queueMicrotask", true},
 	{"Blob", false}, {"File", false}, {"FormData", false},
+	{"MessageEvent", false}, {"MessagePort", false}, {"MessageChannel", false}, {"BroadcastChannel", false},
 	{"ReadableStream", false}, {"ReadableStreamDefaultReader", false}, {"ReadableStreamBYOBReader", false},
 	{"ReadableStreamBYOBRequest", false}, {"ReadableByteStreamController", false}, {"ReadableStreamDefaultController", false},
 	{"TransformStream", false}, {"TransformStreamDefaultController", false}, {"WritableStream", false},
@@ -48,7 +50,9 @@ type stateKey struct{}
 
 // state is the platform's part of one runtime.
 type state struct {
-	get goja.Callable // js/web.js: a web global by name
+	get      goja.Callable // js/web.js: a web global by name
+	crypto   *goja.Object  // the crypto global, made on first read
+	subtleJS *goja.Object  // js/subtle.js: subtle, CryptoKey, SubtleCrypto
 }
 
 // install puts the web globals on r. The costly ones are made on first
@@ -103,7 +107,10 @@ func install(r *rt.Runtime) error {
 	must(g.DefineDataProperty("self", g, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 	r.LazyGlobal("console", true, func() goja.Value { return console(r) })
 	installBase64(r)
-	r.LazyGlobal("crypto", true, func() goja.Value { return webCrypto(r) })
+	r.LazyGlobal("crypto", true, func() goja.Value { return Crypto(r) })
+	for _, name := range []string{"CryptoKey", "SubtleCrypto"} {
+		r.LazyGlobal(name, false, func() goja.Value { return stateOf(r).subtle(r).Get(name) })
+	}
 	return nil
 }
 

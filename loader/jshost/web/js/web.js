@@ -51,7 +51,7 @@
   const domException = once(() => {
     class DOMException extends BaseError {
       constructor(message, name) { super(message); this.name = name || 'Error' }
-      get code() { return { AbortError: 20, TimeoutError: 23 }[this.name] || 0 }
+      get code() { return { NotSupportedError: 9, SyntaxError: 12, InvalidAccessError: 15, TypeMismatchError: 17, AbortError: 20, QuotaExceededError: 22, TimeoutError: 23 }[this.name] || 0 }
     }
     return DOMException
   })
@@ -429,6 +429,73 @@
     return { TextEncoder, TextDecoder }
   })
 
+  // messaging: MessageChannel's two ports and BroadcastChannel within the
+  // runtime (a tool has no other thread). A message is a structured clone,
+  // delivered as a 'message' event in a later task, as in Bun and Node.
+  const messaging = once(() => {
+    const { Event, EventTarget } = events()
+    class MessageEvent extends Event {
+      constructor(type, init = {}) { super(type, init); this.data = init.data; this.origin = init.origin ?? ''; this.lastEventId = init.lastEventId ?? ''; this.source = init.source ?? null; this.ports = init.ports ?? [] }
+    }
+    const deliver = (target, data) => setTimeout(() => target.dispatchEvent(new MessageEvent('message', { data })), 0)
+    class MessagePort extends EventTarget {
+      constructor(key) {
+        if (key !== portKey) throw new TypeError('Illegal constructor')
+        super()
+        def(this, '_other', null)
+        def(this, '_closed', false)
+        def(this, '_queue', [])
+        def(this, '_started', false)
+      }
+      postMessage(message) {
+        const to = this._other
+        if (this._closed || !to || to._closed) return
+        const data = structuredClone(message)
+        if (to._started) deliver(to, data); else to._queue.push(data)
+      }
+      start() {
+        if (this._started) return
+        this._started = true
+        for (const d of this._queue.splice(0)) deliver(this, d)
+      }
+      close() { this._closed = true; if (this._other) this._other._closed = true }
+      set onmessage(fn) { def(this, '_onmessage', fn); this.start() }
+      get onmessage() { return this._onmessage ?? null }
+      addEventListener(type, fn, opts) { super.addEventListener(type, fn, opts); if (type === 'message') this.start() }
+      ref() { return this }
+      unref() { return this }
+    }
+    const portKey = Symbol('port')
+    class MessageChannel {
+      constructor() {
+        this.port1 = new MessagePort(portKey)
+        this.port2 = new MessagePort(portKey)
+        this.port1._other = this.port2
+        this.port2._other = this.port1
+      }
+    }
+    const channels = new Map()
+    class BroadcastChannel extends EventTarget {
+      constructor(name) {
+        super()
+        def(this, '_name', String(name))
+        def(this, '_closed', false)
+        if (!channels.has(this._name)) channels.set(this._name, new Set())
+        channels.get(this._name).add(this)
+      }
+      get name() { return this._name }
+      postMessage(message) {
+        if (this._closed) throw new (domException())('BroadcastChannel is closed.', 'InvalidStateError')
+        const data = structuredClone(message)
+        for (const c of channels.get(this._name)) if (c !== this) deliver(c, data)
+      }
+      close() { this._closed = true; channels.get(this._name)?.delete(this) }
+      ref() { return this }
+      unref() { return this }
+    }
+    return { MessageEvent, MessagePort, MessageChannel, BroadcastChannel }
+  })
+
   // Made now: core-js reads these through their property descriptors.
   const now = {
     Headers, Request, fetch, structuredClone,
@@ -447,6 +514,7 @@
       case 'Response': return response()
       case 'TextEncoder': case 'TextDecoder': return text()[k]
       case 'Blob': case 'File': case 'FormData': return blobs()[k]
+      case 'MessageEvent': case 'MessagePort': case 'MessageChannel': case 'BroadcastChannel': return messaging()[k]
     }
     if (streamNames.has(k)) return streams()[k]
     return now[k]
