@@ -96,6 +96,7 @@ func TestChildProcess(t *testing.T) {
 		out.timeout = await new Promise((resolve) => cp.execFile('sleep', ['30'], { timeout: 50 }, (e) => resolve([e.killed, e.signal, e.code])))
 		out.callback = await new Promise((resolve) => cp.execFile('sh', ['-c', 'exit 1'], (e, so, se) => resolve([e.code, e.message, so, se])))
 		out.inheritFds = cp.spawnSync('echo', ['x'], { stdio: [0, 1, 'pipe'] }).stdout
+		out.inheritStdin = await new Promise((resolve) => cp.spawn('cat', { stdio: 'inherit' }).on('close', resolve))
 		out.uid = (() => { try { cp.spawn('id', { uid: 0 }) } catch (e) { return e.message } })()
 		return out
 	}`, "{}")
@@ -112,12 +113,13 @@ func TestChildProcess(t *testing.T) {
 		"execErr":      []any{"Command failed: echo partial; exit 7\n", 7.0, false, nil, "echo partial; exit 7", "partial\n"},
 		"enoent": []any{"spawn no-such-binary-xyz ENOENT", "ENOENT", -2.0, "spawn no-such-binary-xyz", "no-such-binary-xyz",
 			[]any{"a"}, "no-such-binary-xyz a"},
-		"enoentSync": []any{"spawnSync no-such-binary-xyz ENOENT", "ENOENT", "spawnSync no-such-binary-xyz", nil},
-		"maxBuffer":  []any{"ERR_CHILD_PROCESS_STDIO_MAXBUFFER", "stdout maxBuffer length exceeded", 100.0},
-		"timeout":    []any{true, "SIGTERM", nil},
-		"callback":   []any{1.0, "Command failed: sh -c exit 1\n", "", ""},
-		"inheritFds": nil,
-		"uid":        "child_process: options.uid is not supported in beeuni: children run as the host's user",
+		"enoentSync":   []any{"spawnSync no-such-binary-xyz ENOENT", "ENOENT", "spawnSync no-such-binary-xyz", nil},
+		"maxBuffer":    []any{"ERR_CHILD_PROCESS_STDIO_MAXBUFFER", "stdout maxBuffer length exceeded", 100.0},
+		"timeout":      []any{true, "SIGTERM", nil},
+		"callback":     []any{1.0, "Command failed: sh -c exit 1\n", "", ""},
+		"inheritFds":   nil,
+		"inheritStdin": 0.0,
+		"uid":          "child_process: options.uid is not supported in beeuni: children run as the host's user",
 	}
 	for k, w := range want {
 		if g, _ := json.Marshal(got[k]); string(g) != mustJSON(t, w) {
@@ -286,6 +288,7 @@ func TestBunSpawn(t *testing.T) {
 		out.sink = [c.stdin.constructor.name, c.stdin.write('ab'), c.stdin.write(new Uint8Array([99]))]
 		c.stdin.end()
 		out.cat = [await new Response(c.stdout).text(), await new Response(c.stderr).text()]
+		out.inheritStdin = await Bun.spawn(['cat'], { stdin: 'inherit' }).exited
 		const d = Bun.spawn(['tr', 'a-z', 'A-Z'], { stdin: new TextEncoder().encode('bytes') })
 		out.bytesIn = await new Response(d.stdout).text()
 		const s = Bun.spawnSync(['sh', '-c', 'printf out; printf err >&2; exit 3'])
@@ -297,15 +300,16 @@ func TestBunSpawn(t *testing.T) {
 		return out
 	}`, "{}")
 	want := map[string]any{
-		"stream":  []any{true, nil, nil, "number", []any{}},
-		"text":    ws + "\nhi\n",
-		"exited":  []any{0.0, 0.0, nil},
-		"killed":  []any{143.0, nil, "SIGTERM", true},
-		"sink":    []any{"FileSink", 2.0, 1.0},
-		"cat":     []any{"abc", ""},
-		"bytesIn": "BYTES",
-		"sync":    []any{"out", "err", 3.0, false, true, []any{"exitCode", "stdout", "stderr", "success", "resourceUsage", "pid"}},
-		"syncIn":  "SHOUT",
+		"stream":       []any{true, nil, nil, "number", []any{}},
+		"text":         ws + "\nhi\n",
+		"exited":       []any{0.0, 0.0, nil},
+		"killed":       []any{143.0, nil, "SIGTERM", true},
+		"sink":         []any{"FileSink", 2.0, 1.0},
+		"cat":          []any{"abc", ""},
+		"bytesIn":      "BYTES",
+		"inheritStdin": 0.0,
+		"sync":         []any{"out", "err", 3.0, false, true, []any{"exitCode", "stdout", "stderr", "success", "resourceUsage", "pid"}},
+		"syncIn":       "SHOUT",
 		"missing": []any{
 			[]any{`Executable not found in $PATH: "no-such-binary-xyz"`, "ENOENT", -2.0, "no-such-binary-xyz"},
 			[]any{`Executable not found in $PATH: "no-such-binary-xyz"`, "ENOENT", -2.0, "no-such-binary-xyz"}},

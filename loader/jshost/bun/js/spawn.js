@@ -127,7 +127,8 @@
       }
       resolveExit(code)
     }
-    const stdio = [m[0] === 'ignore' ? 'ignore' : 'pipe', m[1] === 'pipe' ? 'stream' : m[1] === 'inherit' ? 'pipe' : 'ignore',
+    const stdio = [m[0] === 'pipe' || m[0] === 'data' ? 'pipe' : 'ignore', // an inherited stdin is /dev/null: a tool has none
+      m[1] === 'pipe' ? 'stream' : m[1] === 'inherit' ? 'pipe' : 'ignore',
       m[2] === 'pipe' ? 'stream' : m[2] === 'inherit' ? 'pipe' : 'ignore']
     let h
     try {

@@ -58,6 +58,10 @@
     }
     return modes
   }
+  // hostModes is what the host does with each stream: an inherited
+  // output is a pipe forwarded to process.stdout / stderr; an inherited
+  // stdin is /dev/null (a tool has no input of its own to give).
+  const hostModes = (modes) => modes.map((m, i) => (m !== 'inherit' ? m : i === 0 ? 'ignore' : 'pipe'))
   const inherited = (i) => (i === 1 ? g.process?.stdout : g.process?.stderr)
 
   class ChildProcess extends EventEmitter {
@@ -119,7 +123,7 @@
       }
       let h
       try {
-        h = n.spawn({ file: opts.file, args: opts.args, cwd: opts.cwd, env: opts.env, stdio: modes.map((m) => (m === 'inherit' ? 'pipe' : m)), verb: 'spawn' }, onEvent)
+        h = n.spawn({ file: opts.file, args: opts.args, cwd: opts.cwd, env: opts.env, stdio: hostModes(modes), verb: 'spawn' }, onEvent)
       } catch (e) {
         if (e === null || typeof e !== 'object' || typeof e.code !== 'string') throw e
         g.process.nextTick(() => {
@@ -285,7 +289,7 @@
     if (input != null && modes[0] !== 'pipe') input = undefined
     if (input != null && !(input instanceof Uint8Array)) input = new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
     const res = n.spawnSync({
-      file: opts.file, args: opts.args, cwd: opts.cwd, env: opts.env, stdio: modes.map((m) => (m === 'inherit' ? 'pipe' : m)),
+      file: opts.file, args: opts.args, cwd: opts.cwd, env: opts.env, stdio: hostModes(modes),
       input: input ?? (modes[0] === 'pipe' ? new Uint8Array(0) : undefined),
       maxBuffer: o.maxBuffer === undefined ? 1024 * 1024 : o.maxBuffer, timeout: o.timeout, killSignal: o.killSignal, verb: 'spawnSync',
     })
