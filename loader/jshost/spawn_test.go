@@ -376,3 +376,34 @@ func TestBunShell(t *testing.T) {
 		}
 	}
 }
+
+// TestSpawnOutputBounded: buffered output is capped: exec's maxBuffer
+// (1 MiB by default) with Node's errors, and the call's memory limit for
+// the forms without one (spawnSync with maxBuffer Infinity,
+// Bun.spawnSync, Bun.$).
+func TestSpawnOutputBounded(t *testing.T) {
+	got := runJSON(t, Options{Launcher: testLauncher(t), CallMemory: 32 << 20}, `async execute() {
+		const cp = require('node:child_process')
+		const big = 'head -c 40000000 /dev/zero'
+		const out = {}
+		out.execSync = (() => { try { cp.execSync(big) } catch (e) { return [e.code, e.message, e.stdout.length] } })()
+		out.exec = await new Promise((resolve) => cp.exec(big, { encoding: 'buffer' }, (e, so) => resolve([e.code, so.length])))
+		const caught = (f) => { try { f(); return 'no error' } catch (e) { return e.name + ': ' + e.message } }
+		out.spawnSync = caught(() => cp.spawnSync('sh', ['-c', big], { maxBuffer: Infinity }))
+		out.bunSync = caught(() => Bun.spawnSync(['sh', '-c', big]))
+		out.shell = await Bun.$`+"`sh -c ${big}`"+`.quiet().then(() => 'no error', (e) => e.message)
+		return out
+	}`, "{}")
+	want := map[string]any{
+		"execSync":  []any{"ENOBUFS", "spawnSync /bin/sh ENOBUFS", 1048576.0},
+		"exec":      []any{"ERR_CHILD_PROCESS_STDIO_MAXBUFFER", 1048576.0},
+		"spawnSync": "RangeError: spawnSync sh: the output passed 8 MiB, a quarter of the tool's memory limit of 32 MiB: write it to a file, or read it as a stream (spawn)",
+		"bunSync":   "RangeError: spawnSync sh: the output passed 8 MiB, a quarter of the tool's memory limit of 32 MiB: write it to a file, or read it as a stream (spawn)",
+		"shell":     "Bun.$: the output passed 8 MiB, a quarter of the tool's memory limit of 32 MiB: write it to a file instead",
+	}
+	for k, w := range want {
+		if g := mustJSON(t, got[k]); g != mustJSON(t, w) {
+			t.Errorf("%s = %s, want %s", k, g, mustJSON(t, w))
+		}
+	}
+}

@@ -85,7 +85,7 @@ func runShell(ctx context.Context, cancel func(), r *rt.Runtime, script, dir str
 	if err != nil {
 		return 1, nil, nil, fmt.Errorf("the shell could not parse %q: %v", script, err)
 	}
-	limit := int64(r.Host.CallMemory)
+	limit := rt.OutputLimit(r.Host.CallMemory)
 	if limit <= 0 {
 		limit = 1<<63 - 1
 	}
@@ -143,7 +143,8 @@ func runShell(ctx context.Context, cancel func(), r *rt.Runtime, script, dir str
 	}
 	err = runner.Run(ctx, file)
 	if overflowed {
-		return 1, nil, nil, fmt.Errorf("the output is over the tool's memory limit of %s: write it to a file instead", rt.Bytes(uint64(limit)))
+		return 1, nil, nil, fmt.Errorf("the output passed %s, a quarter of the tool's memory limit of %s: write it to a file instead",
+			rt.Bytes(uint64(limit)), rt.Bytes(r.Host.CallMemory))
 	}
 	if err != nil {
 		var st interp.ExitStatus

@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -23,6 +24,7 @@ type Child struct {
 	// Stdout and Stderr are the read ends of the streams the caller asked
 	// for raw (ChildEvents.RawOut, RawErr): the caller reads and closes them.
 	Stdout, Stderr *os.File
+	drop           [3]atomic.Bool // Drop: stop reading stream 1 or 2
 }
 
 // ChildEvents are what Spawn reports, each on the loop. A nil Stdout or
@@ -72,6 +74,7 @@ func (r *Runtime) Spawn(s ProcSpec, pipeIn bool, ev ChildEvents) (*Child, *ProcE
 	}
 	var outs, raws []*os.File
 	var fns []func([]byte) error
+	var streams []int // the stream number (1, 2) of each of outs
 	for i, o := range []struct {
 		fn  func([]byte) error
 		raw bool
@@ -91,7 +94,7 @@ func (r *Runtime) Spawn(s ProcSpec, pipeIn bool, ev ChildEvents) (*Child, *ProcE
 			raws[i] = rd
 			continue
 		}
-		outs, fns = append(outs, rd), append(fns, o.fn)
+		outs, fns, streams = append(outs, rd), append(fns, o.fn), append(streams, i+1)
 	}
 	err := r.Host.Launcher.Start(cmd, spec)
 	for _, f := range theirs {
@@ -107,7 +110,7 @@ func (r *Runtime) Spawn(s ProcSpec, pipeIn bool, ev ChildEvents) (*Child, *ProcE
 	outDone := make(chan struct{})
 	go func() {
 		defer close(outDone)
-		pump(ctx, l, gen, outs, fns)
+		pump(ctx, l, gen, outs, fns, func(i int) bool { return c.drop[streams[i]].Load() })
 	}()
 	go func() {
 		_ = cmd.Wait()
@@ -129,7 +132,9 @@ func (r *Runtime) Spawn(s ProcSpec, pipeIn bool, ev ChildEvents) (*Child, *ProcE
 // the loop, the next only once the loop has it. One poll over all of
 // them, read in their order when several are ready, keeps the order the
 // child wrote in as Node's event loop does (stdout before stderr).
-func pump(ctx context.Context, l *Loop, gen uint64, files []*os.File, fns []func([]byte) error) {
+// A stream dropped (the JS side destroyed it) is closed: the child gets
+// EPIPE there, as it would from Node.
+func pump(ctx context.Context, l *Loop, gen uint64, files []*os.File, fns []func([]byte) error, dropped func(i int) bool) {
 	defer func() {
 		for _, f := range files {
 			f.Close()
@@ -154,14 +159,20 @@ func pump(ctx context.Context, l *Loop, gen uint64, files []*os.File, fns []func
 			return
 		}
 		for _, pfd := range pfds {
+			fd := int(pfd.Fd)
+			i := slices.Index(fds, fd)
+			if dropped(i) {
+				files[i].Close()
+				open = slices.DeleteFunc(open, func(o int) bool { return o == fd })
+				continue
+			}
 			if pfd.Revents == 0 {
 				continue
 			}
-			fd := int(pfd.Fd)
 			n, err := unix.Read(fd, buf)
 			if n > 0 {
 				chunk := append([]byte(nil), buf[:n]...)
-				fn := fns[slices.Index(fds, fd)]
+				fn := fns[i]
 				taken := make(chan struct{})
 				if !l.Post(gen, func() error { close(taken); return fn(chunk) }) {
 					return
@@ -178,6 +189,14 @@ func pump(ctx context.Context, l *Loop, gen uint64, files []*os.File, fns []func
 			}
 			open = slices.DeleteFunc(open, func(o int) bool { return o == fd })
 		}
+	}
+}
+
+// Drop stops reading the child's stream n (1: stdout, 2: stderr) and
+// closes it: what the child writes there after is lost (EPIPE).
+func (c *Child) Drop(n int) {
+	if n == 1 || n == 2 {
+		c.drop[n].Store(true)
 	}
 }
 

@@ -37,6 +37,12 @@ type SyncResult struct {
 	TimedOut             bool
 }
 
+// OutputLimit is how much of one child's stream the host buffers for a
+// call of memory limit callMemory (0: none): a quarter of it, so the
+// buffers (which grow by doubling) stay under the limit the watchdog
+// holds the call to, and the call gets a clear error instead of a stop.
+func OutputLimit(callMemory uint64) int64 { return int64(callMemory / 4) }
+
 // capture keeps at most limit bytes and calls over once when more come;
 // it takes everything (the child is being killed) so the copy never blocks.
 type capture struct {
@@ -87,7 +93,7 @@ func (r *Runtime) SpawnSync(s SyncSpec) SyncResult {
 		}
 	}
 	limit, memFlag := s.MaxBuffer, &res.Overflow
-	if m := int64(r.Host.CallMemory); m > 0 && (limit <= 0 || m < limit) {
+	if m := OutputLimit(r.Host.CallMemory); m > 0 && (limit <= 0 || m < limit) {
 		limit, memFlag = m, &res.OverMemory
 	}
 	if limit <= 0 {

@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"syscall"
@@ -12,7 +13,7 @@ import (
 // ProcessNatives are the bindings the JS layers of node:child_process
 // and Bun.spawn build on, one object per runtime:
 //
-//	spawn(opts, onEvent) -> {pid, kill(sig), write(u8, cb), end()}
+//	spawn(opts, onEvent) -> {pid, kill(sig), write(u8, cb), end(), drop(1|2)}
 //	    onEvent('stdout'|'stderr', u8), ('exit'|'close', code, signal);
 //	    throws Node's spawn error (SpawnError) when it does not start
 //	spawnSync(opts) -> {pid, status, signal, stdout, stderr, error, overflow, timedOut}
@@ -121,6 +122,7 @@ func (r *Runtime) spawnJS(opts *goja.Object, onEvent goja.Callable, stream func(
 		})
 	})
 	_ = h.Set("end", c.End)
+	_ = h.Set("drop", c.Drop)
 	return h
 }
 
@@ -143,11 +145,12 @@ func (r *Runtime) spawnSyncJS(opts *goja.Object) goja.Value {
 		}
 	}
 	res := r.SpawnSync(ss)
+	verb := r.verb(opts, "spawnSync")
 	if res.OverMemory {
-		panic(r.RangeError((&RangeError{Size: int64(max(len(res.Stdout), len(res.Stderr))) + 1, Limit: r.Host.CallMemory}).Error()))
+		panic(r.RangeError(fmt.Sprintf("%s %s: the output passed %s, a quarter of the tool's memory limit of %s: write it to a file, or read it as a stream (spawn)",
+			verb, s.File, Bytes(uint64(OutputLimit(r.Host.CallMemory))), Bytes(r.Host.CallMemory))))
 	}
 	o := vm.NewObject()
-	verb := r.verb(opts, "spawnSync")
 	if res.Err != nil {
 		_ = o.Set("error", r.SpawnError(res.Err, verb, s))
 		_ = o.Set("pid", 0)

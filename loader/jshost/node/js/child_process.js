@@ -86,8 +86,10 @@
       this.spawnfile = opts.file
       this.spawnargs = opts.spawnargs
       const outs = [null, null, null]
+      let h
       for (const i of [1, 2]) {
-        if (modes[i] === 'pipe') outs[i] = new stream.Readable({ read() {} })
+        // A destroyed stream is no longer read: the child gets EPIPE (exec's maxBuffer).
+        if (modes[i] === 'pipe') outs[i] = new stream.Readable({ read() {}, destroy(err, cb) { if (h) h.drop(i); cb(err) } })
       }
       let pending = 0
       let closed = null
@@ -109,7 +111,7 @@
             return
           case 'close':
             for (const s of outs) {
-              if (!s) continue
+              if (!s || s.destroyed) continue
               s.push(null)
               // A stream nobody reads would never end: it holds no close back.
               if (s.readableFlowing || s.listenerCount('readable') > 0) {
@@ -121,7 +123,6 @@
             maybeClose()
         }
       }
-      let h
       try {
         h = n.spawn({ file: opts.file, args: opts.args, cwd: opts.cwd, env: opts.env, stdio: hostModes(modes), verb: 'spawn' }, onEvent)
       } catch (e) {
@@ -231,7 +232,12 @@
       ex.cmd = cmd
       callback(ex, stdout, stderr)
     }
-    const kill = () => { killed = true; try { child.kill(options.killSignal) } catch (e) { ex = e; exithandler() } }
+    const kill = () => {
+      if (child.stdout) child.stdout.destroy()
+      if (child.stderr) child.stderr.destroy()
+      killed = true
+      try { child.kill(options.killSignal) } catch (e) { ex = e; exithandler() }
+    }
     let timer = options.timeout > 0 ? setTimeout(() => { timer = null; kill() }, options.timeout) : null
     for (const name of ['stdout', 'stderr']) {
       const s = child[name]
