@@ -95,6 +95,12 @@ func TestChildProcess(t *testing.T) {
 		out.maxBuffer = await new Promise((resolve) => cp.exec('head -c 5000 /dev/zero', { maxBuffer: 100 }, (e, so) => resolve([e.code, e.message, so.length])))
 		out.timeout = await new Promise((resolve) => cp.execFile('sleep', ['30'], { timeout: 50 }, (e) => resolve([e.killed, e.signal, e.code])))
 		out.callback = await new Promise((resolve) => cp.execFile('sh', ['-c', 'exit 1'], (e, so, se) => resolve([e.code, e.message, so, se])))
+		out.enoentEvents = await new Promise((resolve) => {
+			const p = cp.spawn('no-such-binary-xyz'), ev = []
+			p.on('error', (e) => ev.push('error:' + e.code))
+			p.on('close', (c, s) => { ev.push('close:' + c + ',' + s, p.exitCode, p.stdout !== null); resolve(ev) })
+		})
+		out.enoentSyncResult = Object.keys(cp.spawnSync('no-such-binary-xyz'))
 		out.inheritFds = cp.spawnSync('echo', ['x'], { stdio: [0, 1, 'pipe'] }).stdout
 		out.inheritStdin = await new Promise((resolve) => cp.spawn('cat', { stdio: 'inherit' }).on('close', resolve))
 		out.uid = (() => { try { cp.spawn('id', { uid: 0 }) } catch (e) { return e.message } })()
@@ -113,13 +119,15 @@ func TestChildProcess(t *testing.T) {
 		"execErr":      []any{"Command failed: echo partial; exit 7\n", 7.0, false, nil, "echo partial; exit 7", "partial\n"},
 		"enoent": []any{"spawn no-such-binary-xyz ENOENT", "ENOENT", -2.0, "spawn no-such-binary-xyz", "no-such-binary-xyz",
 			[]any{"a"}, "no-such-binary-xyz a"},
-		"enoentSync":   []any{"spawnSync no-such-binary-xyz ENOENT", "ENOENT", "spawnSync no-such-binary-xyz", nil},
-		"maxBuffer":    []any{"ERR_CHILD_PROCESS_STDIO_MAXBUFFER", "stdout maxBuffer length exceeded", 100.0},
-		"timeout":      []any{true, "SIGTERM", nil},
-		"callback":     []any{1.0, "Command failed: sh -c exit 1\n", "", ""},
-		"inheritFds":   nil,
-		"inheritStdin": 0.0,
-		"uid":          "child_process: options.uid is not supported in beeuni: children run as the host's user",
+		"enoentSync":       []any{"spawnSync no-such-binary-xyz ENOENT", "ENOENT", "spawnSync no-such-binary-xyz", nil},
+		"maxBuffer":        []any{"ERR_CHILD_PROCESS_STDIO_MAXBUFFER", "stdout maxBuffer length exceeded", 100.0},
+		"timeout":          []any{true, "SIGTERM", nil},
+		"callback":         []any{1.0, "Command failed: sh -c exit 1\n", "", ""},
+		"inheritFds":       nil,
+		"enoentEvents":     []any{"error:ENOENT", "close:-2,null", -2.0, true},
+		"enoentSyncResult": []any{"error", "status", "signal", "output", "pid", "stdout", "stderr"},
+		"inheritStdin":     0.0,
+		"uid":              "child_process: options.uid is not supported in beeuni: children run as the host's user",
 	}
 	for k, w := range want {
 		if g, _ := json.Marshal(got[k]); string(g) != mustJSON(t, w) {

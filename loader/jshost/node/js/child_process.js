@@ -127,7 +127,13 @@
         h = n.spawn({ file: opts.file, args: opts.args, cwd: opts.cwd, env: opts.env, stdio: hostModes(modes), verb: 'spawn' }, onEvent)
       } catch (e) {
         if (e === null || typeof e !== 'object' || typeof e.code !== 'string') throw e
+        // As Node: the streams exist (and end), the exit code is the errno.
+        this.stdout = outs[1]
+        this.stderr = outs[2]
+        this.stdio = [null, this.stdout, this.stderr]
+        this.exitCode = e.errno
         g.process.nextTick(() => {
+          for (const o of outs) if (o) o.push(null)
           this.emit('error', e)
           this.emit('close', e.errno, null)
         })
@@ -299,7 +305,8 @@
       input: input ?? (modes[0] === 'pipe' ? new Uint8Array(0) : undefined),
       maxBuffer: o.maxBuffer === undefined ? 1024 * 1024 : o.maxBuffer, timeout: o.timeout, killSignal: o.killSignal, verb: 'spawnSync',
     })
-    const ret = { status: res.status, signal: res.signal, output: null, pid: res.pid, stdout: null, stderr: null }
+    const ret = res.error ? { error: res.error } : {}
+    Object.assign(ret, { status: res.status, signal: res.signal, output: null, pid: res.pid, stdout: null, stderr: null })
     for (const [i, name] of [[1, 'stdout'], [2, 'stderr']]) {
       const buf = toBuffer(res[name])
       if (modes[i] === 'inherit') {
@@ -309,11 +316,8 @@
       }
       if (buf) ret[name] = decode(buf, o.encoding)
     }
-    ret.output = [null, ret.stdout, ret.stderr]
-    if (res.error) {
-      ret.error = res.error
-      ret.error.spawnargs = opts.spawnargs.slice(1)
-    }
+    ret.output = res.error && res.pid === 0 ? null : [null, ret.stdout, ret.stderr]
+    if (res.error) ret.error.spawnargs = opts.spawnargs.slice(1)
     return ret
   }
 
