@@ -122,10 +122,9 @@
       proc.exitCode = x
       proc.signalCode = y
       const code = x !== null ? x : 128 + (signals[y] || 0)
-      if (typeof a.opts.onExit === 'function') {
-        try { a.opts.onExit(proc, x, y) } catch (e) { g.queueMicrotask(() => { throw e }) }
-      }
       resolveExit(code)
+      // After exited's reactions, as Bun calls it.
+      if (typeof a.opts.onExit === 'function') g.queueMicrotask(() => a.opts.onExit(proc, x, y))
     }
     const stdio = [m[0] === 'pipe' || m[0] === 'data' ? 'pipe' : 'ignore', // an inherited stdin is /dev/null: a tool has none
       m[1] === 'pipe' ? 'stream' : m[1] === 'inherit' ? 'pipe' : 'ignore',
