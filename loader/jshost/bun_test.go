@@ -72,7 +72,7 @@ func TestBunAPIs(t *testing.T) {
 		{"glob scanSync absolute", "[...new Bun.Glob('*.json').scanSync({ cwd: 'tools/nested', absolute: true })]", `["` + filepath.Join(root, "tools/nested/n.json") + `"]`},
 		{"spawn refused", "Bun.spawn(['ls'])", "throws: Error: Bun.spawn is not supported in beeuni: tools cannot start processes here"},
 		{"shell refused", "Bun.$`ls`", "throws: Error: Bun.$ (the Bun shell) is not supported in beeuni: tools cannot start processes here"},
-		{"bun:sqlite offered", "Object.keys(require('bun:sqlite')).sort()", `["Database","SQLiteError","Statement","constants","default"]`},
+		{"bun:sqlite offered", "Object.keys(require('bun:sqlite')).sort()", `["Database","SQLiteError","Statement","__esModule","constants","default"]`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -50,7 +50,7 @@ func TestBunSQLite(t *testing.T) {
 				db.transaction(() => db.run('INSERT INTO q VALUES (3)'))()
 			})()
 			return db.query('SELECT x FROM q ORDER BY x').values() })()`, `[[1],[3]]`},
-		{"a closed database", "(() => { const d = new Database(':memory:'); const st = d.prepare('SELECT 1'); d.close(); d.close(); return [err(() => d.query('SELECT 1')), err(() => st.all())] })()", `[["RangeError","Cannot use a closed database",null,null,null,false],["RangeError","Cannot use a closed database",null,null,null,false]]`},
+		{"a closed database", "(() => { const d = new Database(':memory:'); const q = d.query('SELECT 2 AS two'); const st = d.prepare('SELECT 1 AS one'); d.close(); d.close(); return [err(() => d.query('SELECT 1')), q.isFinalized, st.all()] })()", `[["RangeError","Cannot use a closed database",null,null,null,false],true,[{"one":1}]]`},
 		{"anonymous read-only", "err(() => new Database(':memory:', { readonly: true }))", `["Error","Cannot open an anonymous database in read-only mode.",null,null,null,false]`},
 		{"misspelled option", "err(() => new Database(':memory:', { readOnly: true }))", `["TypeError","Misspelled option \"readOnly\" should be \"readonly\"",null,null,null,false]`},
 		{"JSON1 and the version", "[db.query(\"SELECT json_extract('[1,[2]]', '$[1][0]') AS v\").get(), db.query('SELECT sqlite_version() AS v').get().v.startsWith('3.')]", `[{"v":2},true]`},
@@ -106,6 +106,7 @@ func TestBunSQLiteFiles(t *testing.T) {
 		{"ATTACH by a relative path is refused", "err(() => new Database(':memory:').run(\"ATTACH DATABASE 'rel.db' AS o\"))", `["Error",null,"ATTACH needs an absolute path here (rel.db): SQLite would take a relative one from the executor's folder, not the checkout"]`},
 		{"VACUUM INTO outside is refused", "err(() => new Database(':memory:').run(" + q("VACUUM INTO '"+filepath.Join(outside, "copy.db")+"'") + "))", strings.ReplaceAll(fsRefusal, "seed.db", "copy.db")},
 		{"VACUUM INTO inside", "(() => { new Database('notes.db').run(" + q("VACUUM INTO '"+filepath.Join(root, "copy.db")+"'") + "); return new Database('copy.db', { readonly: true }).query('SELECT v FROM n').values() })()", `[["x"]]`},
+		{"a closed database closes with its last statement", "(() => { const fs = require('node:fs'); const d = new Database('z.db'); d.exec('PRAGMA journal_mode = WAL'); d.run('CREATE TABLE z (v)'); const st = d.prepare('SELECT count(*) AS n FROM z'); d.close(); const open = fs.existsSync('z.db-wal'); const r = st.get(); st.finalize(); return [open, r, fs.existsSync('z.db-wal')] })()", `[true,{"n":0},false]`},
 		{"a file: URI is refused", "err(() => new Database('file:notes.db?mode=rwc'))", `["Error",null,"bun:sqlite here opens a file by its path, not by a file: URI (file:notes.db?mode=rwc)"]`},
 	}
 	for _, c := range cases {

@@ -52,7 +52,8 @@ type sqliteState struct {
 
 // database is one open connection and the statements prepared on it.
 type database struct {
-	conn     *sqlite3.Conn
+	conn     *sqlite3.Conn // nil once closed and its last statement finalized
+	closed   bool          // db.close() was called
 	readonly bool
 	stmts    map[*statement]bool
 	// denied is a file the authorizer refused to ATTACH: the statement
@@ -116,12 +117,12 @@ func (s *sqliteState) natives() *goja.Object {
 func (s *sqliteState) openDB(filename string, flags int) *database {
 	defer s.outOfMemory()
 	if len(s.open) >= maxDatabases {
-		panic(s.error(("this tool has " + itoa(maxDatabases) + " bun:sqlite databases open: close the ones it is done with (db.close())")))
+		panic(s.error("this tool has " + itoa(maxDatabases) + " bun:sqlite databases open: close the ones it is done with (db.close())"))
 	}
 	name := filename
 	if filename != "" && filename != ":memory:" {
 		if strings.HasPrefix(filename, "file:") {
-			panic(s.error(("bun:sqlite here opens a file by its path, not by a file: URI (" + filename + ")")))
+			panic(s.error("bun:sqlite here opens a file by its path, not by a file: URI (" + filename + ")"))
 		}
 		access := policy.Read
 		mode := "ro"
@@ -145,7 +146,7 @@ func (s *sqliteState) openDB(filename string, flags int) *database {
 	}
 	conn, err := sqlite3.OpenContext(ctx, name)
 	if err != nil {
-		s.fail(err, "")
+		s.failOpen(err)
 	}
 	db := &database{conn: conn, readonly: flags&openReadWrite == 0, stmts: map[*statement]bool{}}
 	if err := conn.SetAuthorizer(db.authorize(s.r)); err != nil {
@@ -195,26 +196,30 @@ func (s *sqliteState) error(msg string) *goja.Object {
 }
 
 func (s *sqliteState) live(db *database) *database {
-	if db == nil || db.conn == nil {
+	if db == nil || db.closed {
 		panic(s.r.RangeError("Cannot use a closed database"))
 	}
 	return db
 }
 
-// closeDB finalizes the database's statements and closes it; closing a
-// closed database does nothing, as in Bun.
+// closeDB closes the database for the tool: as with SQLite's close_v2
+// (Bun's), the connection itself lives on until its last statement is
+// finalized. Closing a closed database does nothing, as in Bun.
 func (s *sqliteState) closeDB(db *database) {
-	if db == nil || db.conn == nil {
+	if db == nil || db.closed {
 		return
 	}
-	for st := range db.stmts {
-		closeQuietly(st.s)
-		st.s = nil
+	db.closed = true
+	s.release(db)
+}
+
+// release closes a closed database's connection once no statement uses it.
+func (s *sqliteState) release(db *database) {
+	if db.closed && len(db.stmts) == 0 && db.conn != nil {
+		closeQuietly(db.conn)
+		db.conn = nil
+		delete(s.open, db)
 	}
-	db.stmts = nil
-	closeQuietly(db.conn)
-	db.conn = nil
-	delete(s.open, db)
 }
 
 // closeQuietly closes a statement or connection whatever state SQLite is
@@ -233,9 +238,16 @@ func isOutOfMemory(p any) bool {
 	return ok && err.Error() == "sqlite3: out of memory"
 }
 
+// closeAll closes every database and statement: the runtime is gone.
 func (s *sqliteState) closeAll() {
 	for db := range s.open {
-		s.closeDB(db)
+		for st := range db.stmts {
+			closeQuietly(st.s)
+			st.s = nil
+		}
+		db.stmts = map[*statement]bool{}
+		db.closed = true
+		s.release(db)
 	}
 	if s.cancel != nil {
 		s.cancel()
@@ -300,7 +312,7 @@ func (s *sqliteState) exec(db *database, sql string, kind int, params goja.Value
 		sql = tail
 	}
 	if !ran {
-		panic(s.error(("Query contained no valid SQL statement; likely empty query.")))
+		panic(s.error("Query contained no valid SQL statement; likely empty query."))
 	}
 	return s.changes(db, db.conn.TotalChanges()-before)
 }
@@ -356,13 +368,23 @@ func (s *sqliteState) throw(msg string, code sqlite3.ExtendedErrorCode, offset i
 	panic(e)
 }
 
+// failOpen is fail for an open that failed: Bun has no extended codes
+// until a database is open (SQLITE_CANTOPEN, not SQLITE_CANTOPEN_FULLPATH).
+func (s *sqliteState) failOpen(err error) {
+	var se *sqlite3.Error
+	if errors.As(err, &se) {
+		s.throw(strings.TrimPrefix(se.Code().Error(), "sqlite3: "), sqlite3.ExtendedErrorCode(se.Code()), -1)
+	}
+	s.fail(err, "")
+}
+
 // failOn is fail, but a statement the authorizer refused throws why: the
 // policy's EACCES error, as node:fs would, or the reason it gave.
 func (s *sqliteState) failOn(db *database, err error, sql string) {
 	if d := db.denied; d != nil && errors.Is(err, sqlite3.AUTH) {
 		db.denied = nil
 		if d.why != "" {
-			panic(s.error((d.why)))
+			panic(s.error(d.why))
 		}
 		s.r.Path(d.path, d.access, "open")
 	}

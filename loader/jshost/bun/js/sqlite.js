@@ -13,6 +13,9 @@
 
   class SQLiteError extends Error {}
   Object.defineProperty(SQLiteError.prototype, 'name', { value: 'SQLiteError', writable: true, configurable: true })
+  // Bun's SQLiteError instances answer Error as their constructor.
+  Object.defineProperty(SQLiteError.prototype, 'constructor', { value: Error, writable: true, configurable: true })
+  const dispose = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : null
 
   const unsupported = (what) => () => { throw new Error(`${what} is not supported by beeuni's bun:sqlite`) }
 
@@ -78,7 +81,6 @@
     get native() { return undefined }
     toString() { return n.expanded(stateOf(this).handle) }
     toJSON() { return { sql: stateOf(this).sql, isFinalized: this.isFinalized, paramsCount: this.paramsCount, columnNames: this.columnNames } }
-    [Symbol.dispose]() { this.finalize() }
   }
 
   let handles = 0
@@ -175,15 +177,21 @@
       for (const st of d.cache.values()) st.finalize()
       d.cache.clear()
     }
+    // close finalizes the cached queries; statements from prepare keep
+    // working until they are finalized, as SQLite's close_v2 lets them
+    // in Bun, and the database closes with the last of them.
     close() {
       const d = dbOf(this)
       if (d.handle === null) return
-      for (const st of d.cache.values()) stateOf(st).finalized = true
+      for (const st of d.cache.values()) st.finalize()
       d.cache.clear()
       n.close(d.handle)
       d.handle = null
     }
-    [Symbol.dispose]() { this.close() }
+  }
+  if (dispose) {
+    Object.defineProperty(Statement.prototype, dispose, { value() { this.finalize() }, writable: true, configurable: true })
+    Object.defineProperty(Database.prototype, dispose, { value() { this.close() }, writable: true, configurable: true })
   }
   for (const k of ['serialize', 'loadExtension', 'fileControl', 'function', 'aggregate']) {
     Object.defineProperty(Database.prototype, k, { value: unsupported(`db.${k}()`), writable: true, configurable: true })
@@ -196,7 +204,7 @@
     SQLITE_OPEN_SHAREDCACHE: 0x20000, SQLITE_OPEN_PRIVATECACHE: 0x40000,
   }
   const mod = { Database, Statement, SQLiteError, constants }
+  mod.__esModule = true
   mod.default = Database
-  Object.defineProperty(mod, '__esModule', { value: true })
   return mod
 })
