@@ -54,6 +54,8 @@ func TestBunSQLite(t *testing.T) {
 		{"anonymous read-only", "err(() => new Database(':memory:', { readonly: true }))", `["Error","Cannot open an anonymous database in read-only mode.",null,null,null,false]`},
 		{"misspelled option", "err(() => new Database(':memory:', { readOnly: true }))", `["TypeError","Misspelled option \"readOnly\" should be \"readonly\"",null,null,null,false]`},
 		{"JSON1 and the version", "[db.query(\"SELECT json_extract('[1,[2]]', '$[1][0]') AS v\").get(), db.query('SELECT sqlite_version() AS v').get().v.startsWith('3.')]", `[{"v":2},true]`},
+		{"databases dropped unclosed are closed by the GC", "(() => { for (let i = 0; i < 40; i++) new Database(':memory:').run('CREATE TABLE x (v)'); return 'ok' })()", `"ok"`},
+		{"databases held open are bounded", "(() => { const held = []; try { for (let i = 0; i < 40; i++) held.push(new Database(':memory:')) } catch (e) { return [e.message, held.length <= 16] } finally { held.forEach((d) => d.close()) } })()", `["this tool has 16 bun:sqlite databases open: close the ones it is done with (db.close())",true]`},
 		{"unsupported is refused", "err(() => db.serialize())", `["Error","db.serialize() is not supported by beeuni's bun:sqlite",null,null,null,false]`},
 	}
 	for _, c := range cases {

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"net/url"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dop251/goja"
 	"github.com/ncruces/go-sqlite3"
@@ -22,8 +24,15 @@ var sqliteJS string
 var sqliteProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("beeuni:sqlite.js", sqliteJS, true) })
 
 // maxDatabases bounds the databases one runtime holds open: each is a
-// SQLite of its own, with memory the JS heap does not see.
-const maxDatabases = 64
+// SQLite of its own, whose memory (up to the call's limit) the watchdog,
+// which measures the Go heap, does not see. Databases a tool dropped
+// without closing them are closed once the Go GC finds them unreachable,
+// as Bun's GC does; at the limit a collection is forced first.
+const maxDatabases = 16
+
+// reapWait is how long an open at the limit waits for the collection it
+// forced to hand over the databases it found unreachable.
+const reapWait = 100 * time.Millisecond
 
 // sqliteOpenFlags are the SQLITE_OPEN_* bits js/sqlite.js passes.
 const (
@@ -42,6 +51,10 @@ type sqliteState struct {
 	errClass goja.Value // js/sqlite.js's SQLiteError
 	open     map[*database]bool
 
+	mu      sync.Mutex
+	dropped []*database   // unreachable from JS (runtime.AddCleanup), to close on the runtime's goroutine
+	reaped  chan struct{} // signalled when dropped grows
+
 	// interrupt is the context a statement runs under: done when the host
 	// stops the call (its deadline) or the call ends. Made once per call.
 	interrupt      context.Context
@@ -50,12 +63,20 @@ type sqliteState struct {
 	cancel         context.CancelFunc
 }
 
+// dbHandle is what js/sqlite.js holds for a database: once neither the
+// Database object nor any of its statements can reach it, the database
+// is closed (runtime.AddCleanup).
+type dbHandle struct{ db *database }
+
 // database is one open connection and the statements prepared on it.
 type database struct {
 	conn     *sqlite3.Conn // nil once closed and its last statement finalized
 	closed   bool          // db.close() was called
 	readonly bool
-	stmts    map[*statement]bool
+	// stmts are its statements not yet finalized, by SQLite's handle (not
+	// by *statement: that holds the dbHandle, which must stay unreachable
+	// from here for its cleanup to run).
+	stmts map[*sqlite3.Stmt]bool
 	// denied is a file the authorizer refused to ATTACH: the statement
 	// then fails with the policy's own error rather than "not authorized".
 	denied *deniedFile
@@ -69,7 +90,7 @@ type deniedFile struct {
 
 func sqliteOf(r *rt.Runtime) *sqliteState {
 	return rt.Local(r, sqliteKey{}, func() *sqliteState {
-		s := &sqliteState{r: r, open: map[*database]bool{}}
+		s := &sqliteState{r: r, open: map[*database]bool{}, reaped: make(chan struct{}, 1)}
 		r.OnClose(s.closeAll)
 		return s
 	})
@@ -114,8 +135,19 @@ func (s *sqliteState) natives() *goja.Object {
 // openDB opens filename (":memory:" and "" are SQLite's own databases)
 // with js/sqlite.js's flags. A file goes through the host's policy as
 // node:fs's open does: read-only needs read access, else read and write.
-func (s *sqliteState) openDB(filename string, flags int) *database {
+func (s *sqliteState) openDB(filename string, flags int) *dbHandle {
 	defer s.outOfMemory()
+	s.reap()
+	// A collection may leave a dropped database for the next one (goja's
+	// own references to recent values): a few tries.
+	for try := 0; try < 3 && len(s.open) >= maxDatabases; try++ {
+		runtime.GC()
+		select {
+		case <-s.reaped:
+		case <-time.After(reapWait):
+		}
+		s.reap()
+	}
 	if len(s.open) >= maxDatabases {
 		panic(s.error("this tool has " + itoa(maxDatabases) + " bun:sqlite databases open: close the ones it is done with (db.close())"))
 	}
@@ -148,13 +180,37 @@ func (s *sqliteState) openDB(filename string, flags int) *database {
 	if err != nil {
 		s.failOpen(err)
 	}
-	db := &database{conn: conn, readonly: flags&openReadWrite == 0, stmts: map[*statement]bool{}}
+	db := &database{conn: conn, readonly: flags&openReadWrite == 0, stmts: map[*sqlite3.Stmt]bool{}}
 	if err := conn.SetAuthorizer(db.authorize(s.r)); err != nil {
 		_ = conn.Close()
 		s.fail(err, "")
 	}
 	s.open[db] = true
-	return db
+	h := &dbHandle{db}
+	runtime.AddCleanup(h, s.drop, db)
+	return h
+}
+
+// drop runs on the GC's cleanup goroutine: it queues db for reap.
+func (s *sqliteState) drop(db *database) {
+	s.mu.Lock()
+	s.dropped = append(s.dropped, db)
+	s.mu.Unlock()
+	select {
+	case s.reaped <- struct{}{}:
+	default:
+	}
+}
+
+// reap closes the databases the tool can no longer reach.
+func (s *sqliteState) reap() {
+	s.mu.Lock()
+	dropped := s.dropped
+	s.dropped = nil
+	s.mu.Unlock()
+	for _, db := range dropped {
+		s.closeAll1(db)
+	}
 }
 
 // authorize refuses what would reach files past the policy: ATTACH of a
@@ -196,7 +252,7 @@ func (s *sqliteState) error(msg string) *goja.Object {
 }
 
 func (s *sqliteState) live(db *database) *database {
-	if db == nil || db.closed {
+	if db.closed {
 		panic(s.r.RangeError("Cannot use a closed database"))
 	}
 	return db
@@ -205,8 +261,9 @@ func (s *sqliteState) live(db *database) *database {
 // closeDB closes the database for the tool: as with SQLite's close_v2
 // (Bun's), the connection itself lives on until its last statement is
 // finalized. Closing a closed database does nothing, as in Bun.
-func (s *sqliteState) closeDB(db *database) {
-	if db == nil || db.closed {
+func (s *sqliteState) closeDB(h *dbHandle) {
+	db := h.db
+	if db.closed {
 		return
 	}
 	db.closed = true
@@ -241,21 +298,25 @@ func isOutOfMemory(p any) bool {
 // closeAll closes every database and statement: the runtime is gone.
 func (s *sqliteState) closeAll() {
 	for db := range s.open {
-		for st := range db.stmts {
-			closeQuietly(st.s)
-			st.s = nil
-		}
-		db.stmts = map[*statement]bool{}
-		db.closed = true
-		s.release(db)
+		s.closeAll1(db)
 	}
 	if s.cancel != nil {
 		s.cancel()
 	}
 }
 
-func (s *sqliteState) inTransaction(db *database) bool {
-	return !s.live(db).conn.GetAutocommit()
+// closeAll1 closes db and its statements, whoever still holds them.
+func (s *sqliteState) closeAll1(db *database) {
+	for stmt := range db.stmts { // no statement of db can run again: the runtime is gone, or they are unreachable
+		closeQuietly(stmt)
+	}
+	db.stmts = map[*sqlite3.Stmt]bool{}
+	db.closed = true
+	s.release(db)
+}
+
+func (s *sqliteState) inTransaction(h *dbHandle) bool {
+	return !s.live(h.db).conn.GetAutocommit()
 }
 
 // guard sets the connection to stop when the call does: a query that
@@ -284,8 +345,9 @@ func (s *sqliteState) guard(db *database) {
 
 // exec runs every statement of sql (the bindings go to the first) and
 // answers Bun's { changes, lastInsertRowid } of them all.
-func (s *sqliteState) exec(db *database, sql string, kind int, params goja.Value, strict bool) goja.Value {
+func (s *sqliteState) exec(h *dbHandle, sql string, kind int, params goja.Value, strict bool) goja.Value {
 	defer s.outOfMemory()
+	db := h.db
 	s.guard(s.live(db))
 	before := db.conn.TotalChanges()
 	first, ran := true, false

@@ -12,6 +12,7 @@ import (
 
 // statement is one prepared statement of a database.
 type statement struct {
+	h    *dbHandle // keeps the database open while the statement can run
 	db   *database
 	s    *sqlite3.Stmt // nil once finalized
 	sql  string
@@ -28,8 +29,9 @@ const (
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // prepare compiles the first statement of sql; null when sql holds none.
-func (s *sqliteState) prepare(db *database, sql string) goja.Value {
+func (s *sqliteState) prepare(h *dbHandle, sql string) goja.Value {
 	defer s.outOfMemory()
+	db := h.db
 	s.guard(s.live(db))
 	stmt, _, err := db.conn.Prepare(sql)
 	if err != nil {
@@ -38,11 +40,11 @@ func (s *sqliteState) prepare(db *database, sql string) goja.Value {
 	if stmt == nil {
 		return goja.Null()
 	}
-	st := &statement{db: db, s: stmt, sql: sql, cols: make([]string, stmt.ColumnCount())}
+	st := &statement{h: h, db: db, s: stmt, sql: sql, cols: make([]string, stmt.ColumnCount())}
 	for i := range st.cols {
 		st.cols[i] = stmt.ColumnName(i)
 	}
-	db.stmts[st] = true
+	db.stmts[stmt] = true
 	return s.r.VM.ToValue(st)
 }
 
@@ -56,8 +58,8 @@ func (s *sqliteState) stmtOf(st *statement) *sqlite3.Stmt {
 func (s *sqliteState) finalize(st *statement) {
 	if st.s != nil {
 		closeQuietly(st.s)
+		delete(st.db.stmts, st.s)
 		st.s = nil
-		delete(st.db.stmts, st)
 		s.release(st.db)
 	}
 }

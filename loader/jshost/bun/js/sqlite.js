@@ -31,20 +31,18 @@
   }
 
   const token = Symbol('bun:sqlite')
-  const states = new WeakMap()
-  const stateOf = (st) => {
-    const s = states.get(st)
-    if (!s) throw new TypeError('Expected a Statement')
-    return s
-  }
 
+  // The Go handles live in private fields, not in WeakMaps: a dropped
+  // Database must become garbage in one collection for its handle's
+  // cleanup to close it (sqlite.go), and a Statement keeps its Database.
   class Statement {
+    #s
     constructor(key, db, handle, sql, strict, safe) {
       if (key !== token) throw new TypeError('Statement cannot be constructed directly: use db.query(sql) or db.prepare(sql)')
-      states.set(this, { db, handle, sql, strict, safe, finalized: false, as: null })
+      this.#s = { db, handle, sql, strict, safe, finalized: false, as: null }
     }
     #call(args, asArrays, limit) {
-      const s = stateOf(this)
+      const s = this.#s
       const [kind, v] = bindings(args)
       const rows = n.rows(s.handle, kind, v, s.strict, asArrays, limit, s.safe)
       return s.as && !asArrays ? rows.map((r) => Object.assign(Object.create(s.as.prototype), r)) : rows
@@ -54,12 +52,12 @@
     values(...args) { return this.#call(args, true, -1) }
     raw(...args) { return this.#call(args, true, -1) }
     run(...args) {
-      const s = stateOf(this)
+      const s = this.#s
       const [kind, v] = bindings(args)
       return n.run(s.handle, kind, v, s.strict)
     }
     * iterate(...args) {
-      const s = stateOf(this)
+      const s = this.#s
       const [kind, v] = bindings(args)
       n.start(s.handle, kind, v, s.strict)
       for (let row; (row = n.next(s.handle, s.safe)) !== null;) yield s.as ? Object.assign(Object.create(s.as.prototype), row) : row
@@ -67,29 +65,23 @@
     [Symbol.iterator]() { return this.iterate() }
     as(Class) {
       if (typeof Class !== 'function') throw new TypeError('Expected class to be a constructor or undefined')
-      stateOf(this).as = Class
+      this.#s.as = Class
       return this
     }
-    safeIntegers(on) { stateOf(this).safe = on === undefined ? true : !!on; return this }
-    finalize() { const s = stateOf(this); n.finalize(s.handle); s.finalized = true }
-    get isFinalized() { return stateOf(this).finalized }
-    get columnNames() { return n.columns(stateOf(this).handle) }
-    get columnTypes() { return n.columnTypes(stateOf(this).handle) }
-    get declaredTypes() { return n.declaredTypes(stateOf(this).handle) }
-    get paramsCount() { return n.paramsCount(stateOf(this).handle) }
-    get readonly() { return n.readonly(stateOf(this).handle) }
+    safeIntegers(on) { this.#s.safe = on === undefined ? true : !!on; return this }
+    finalize() { const s = this.#s; n.finalize(s.handle); s.finalized = true }
+    get isFinalized() { return this.#s.finalized }
+    get columnNames() { return n.columns(this.#s.handle) }
+    get columnTypes() { return n.columnTypes(this.#s.handle) }
+    get declaredTypes() { return n.declaredTypes(this.#s.handle) }
+    get paramsCount() { return n.paramsCount(this.#s.handle) }
+    get readonly() { return n.readonly(this.#s.handle) }
     get native() { return undefined }
-    toString() { return n.expanded(stateOf(this).handle) }
-    toJSON() { return { sql: stateOf(this).sql, isFinalized: this.isFinalized, paramsCount: this.paramsCount, columnNames: this.columnNames } }
+    toString() { return n.expanded(this.#s.handle) }
+    toJSON() { return { sql: this.#s.sql, isFinalized: this.isFinalized, paramsCount: this.paramsCount, columnNames: this.columnNames } }
   }
 
   let handles = 0
-  const dbs = new WeakMap()
-  const dbOf = (db) => {
-    const d = dbs.get(db)
-    if (!d) throw new TypeError('Expected a Database')
-    return d
-  }
 
   // flagsOf reads the constructor's options as Bun does: a number is
   // SQLite's flags; { readonly, create, readwrite } make them; other
@@ -107,6 +99,7 @@
   }
 
   class Database {
+    #d
     constructor(filename, options) {
       filename = filename === undefined ? ':memory:' : String(filename)
       const flags = flagsOf(options)
@@ -114,15 +107,15 @@
       if (anonymous && (flags & OPEN_READWRITE) === 0) throw new Error('Cannot open an anonymous database in read-only mode.')
       const o = options !== null && typeof options === 'object' ? options : {}
       this.filename = filename
-      dbs.set(this, { handle: n.open(filename, flags), id: ++handles, cache: new Map(), strict: !!o.strict, safe: !!o.safeIntegers })
+      this.#d = { handle: n.open(filename, flags), id: ++handles, cache: new Map(), strict: !!o.strict, safe: !!o.safeIntegers }
     }
     static open(filename, options) { return new Database(filename, options) }
     #live() {
-      const d = dbOf(this)
+      const d = this.#d
       if (d.handle === null) throw new RangeError('Cannot use a closed database')
       return d
     }
-    get handle() { return dbOf(this).id }
+    get handle() { return this.#d.id }
     get inTransaction() { return n.inTransaction(this.#live().handle) }
     prepare(sql) {
       const d = this.#live()
@@ -181,7 +174,7 @@
     // working until they are finalized, as SQLite's close_v2 lets them
     // in Bun, and the database closes with the last of them.
     close() {
-      const d = dbOf(this)
+      const d = this.#d
       if (d.handle === null) return
       for (const st of d.cache.values()) st.finalize()
       d.cache.clear()
