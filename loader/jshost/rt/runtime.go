@@ -27,8 +27,12 @@ type Host struct {
 	// connections through its Dialer (HTTPClient dials with it), the
 	// environment through its Env (Env below is already filtered).
 	Policy     *policy.Policy
-	HTTPClient *http.Client      // for fetch; its transport dials through Policy
-	Env        map[string]string // process.env: the box environment at load, filtered by Policy
+	HTTPClient *http.Client // for fetch; its transport dials through Policy
+	// NodeHTTPClient is node:http(s)'s: HTTP/1.1 through the same policy
+	// dialer, no redirect followed, bodies as the server sent them (no
+	// gzip asked for or unpacked), as Node's http.request does.
+	NodeHTTPClient *http.Client
+	Env            map[string]string // process.env: the box environment at load, filtered by Policy
 	// CallMemory is one call's memory limit in bytes (0: none): a single
 	// allocation over it throws a RangeError (Runtime.Alloc).
 	CallMemory uint64

@@ -15,13 +15,26 @@ func (r *Runtime) SysError(err error, syscallName, path string) *goja.Object {
 	code, text, num := "EIO", err.Error(), -int(syscall.EIO)
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		code, text, num = errnoName(errno), errno.Error(), -int(errno)
+		code, text, num = ErrnoName(errno), errno.Error(), -int(errno)
 	}
 	return r.NodeError(code, num, code+": "+text+", "+syscallName+" '"+path+"'", syscallName, path)
 }
 
-func errnoName(e syscall.Errno) string {
+// ErrnoName is the errno's name as Node gives it in code ("ENOENT").
+func ErrnoName(e syscall.Errno) string {
 	switch e {
+	case syscall.ECONNREFUSED:
+		return "ECONNREFUSED"
+	case syscall.ECONNRESET:
+		return "ECONNRESET"
+	case syscall.EHOSTUNREACH:
+		return "EHOSTUNREACH"
+	case syscall.ENETUNREACH:
+		return "ENETUNREACH"
+	case syscall.ETIMEDOUT:
+		return "ETIMEDOUT"
+	case syscall.EPIPE:
+		return "EPIPE"
 	case syscall.ENOENT:
 		return "ENOENT"
 	case syscall.EEXIST:

@@ -36,6 +36,14 @@ var webGlobals = []struct {
 	{"AbortSignal", false}, {"Headers", true}, {"Request", true}, {"Response", false},
 	{"fetch", true}, {"structuredClone", true}, {"TextEncoder", false}, {"TextDecoder", false},
 	{"queueMicrotask", true},
+	{"Blob", false}, {"File", false}, {"FormData", false},
+	{"MessageEvent", false}, {"MessagePort", false}, {"MessageChannel", false}, {"BroadcastChannel", false},
+	{"ReadableStream", false}, {"ReadableStreamDefaultReader", false}, {"ReadableStreamBYOBReader", false},
+	{"ReadableStreamBYOBRequest", false}, {"ReadableByteStreamController", false}, {"ReadableStreamDefaultController", false},
+	{"TransformStream", false}, {"TransformStreamDefaultController", false}, {"WritableStream", false},
+	{"WritableStreamDefaultWriter", false}, {"WritableStreamDefaultController", false},
+	{"ByteLengthQueuingStrategy", false}, {"CountQueuingStrategy", false},
+	{"TextEncoderStream", false}, {"TextDecoderStream", false},
 }
 
 type stateKey struct{}
@@ -72,6 +80,11 @@ func install(r *rt.Runtime) error {
 	must(n.Set("textLabel", textLabel))
 	must(n.Set("textDecode", textDecode(r)))
 	must(n.Set("http", func(c goja.FunctionCall) goja.Value { return fetchNative(r, c) }))
+	// The exports of js/streams.js, and js/blob.js's function, which
+	// web.js calls with its helpers.
+	must(n.Set("streams", func() goja.Value { return run(r, streamsProgram()) }))
+	must(n.Set("blobs", func() goja.Value { return run(r, blobProgram()) }))
+	must(n.Set("multipart", multipartParse(r)))
 	fv, err := vm.RunProgram(webProgram())
 	if err != nil {
 		return err

@@ -326,8 +326,24 @@
       if (typeof str !== 'string') { const e = new TypeError('The "str" argument must be of type string. Received ' + typeof str); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
       return str.replace(ansi, '')
     }
+    // debuglog writes to stderr when NODE_DEBUG names the section, as
+    // Node's does (read at the first call or .enabled).
+    const debuglog = (section, cb) => {
+      let on
+      const enabled = () => {
+        if (on === undefined) {
+          const want = String(g.process.env.NODE_DEBUG || '').split(/[\s,]+/).filter(Boolean)
+          on = want.some((w) => new RegExp('^' + w.replace(/[|\\{}()[\]^$+?.]/g, '\\$&').replace(/\*/g, '.*') + '$', 'i').test(section))
+          if (cb) cb(log)
+        }
+        return on
+      }
+      const log = (...a) => { if (enabled()) console.error('%s %d: %s', section.toUpperCase(), g.process.pid, n.util.format(...a)) }
+      Object.defineProperty(log, 'enabled', { get: enabled, enumerable: true })
+      return log
+    }
     const m = { format: n.util.format, inspect, formatWithOptions: (opts, ...a) => n.util.format(...a), promisify, callbackify, isDeepStrictEqual, types, inherits, deprecate,
-      parseArgs, stripVTControlCharacters,
+      parseArgs, stripVTControlCharacters, debuglog, debug: debuglog,
       TextEncoder: g.TextEncoder, TextDecoder: g.TextDecoder, isArray: Array.isArray }
     m.default = m
     return m
@@ -772,6 +788,131 @@
     return m
   }
 
+  // diagnosticsChannel is node:diagnostics_channel (lib/diagnostics_channel.js
+  // without stores): named channels whose publish calls the subscribers.
+  function diagnosticsChannel() {
+    const channels = new Map()
+    class Channel {
+      constructor(name) { this.name = name; this._subscribers = [] }
+      get hasSubscribers() { return this._subscribers.length > 0 }
+      subscribe(fn) {
+        if (typeof fn !== 'function') { const e = new TypeError('The "subscription" argument must be of type function. Received ' + (fn === null ? 'null' : typeof fn)); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
+        this._subscribers = [...this._subscribers, fn]
+      }
+      unsubscribe(fn) {
+        const i = this._subscribers.indexOf(fn)
+        if (i < 0) return false
+        this._subscribers = this._subscribers.filter((_, j) => j !== i)
+        return true
+      }
+      publish(data) {
+        for (const fn of this._subscribers) {
+          try { fn(data, this.name) } catch (e) { queueMicrotask(() => { throw e }) }
+        }
+      }
+      runStores(data, fn, thisArg, ...args) { this.publish(data); return fn.apply(thisArg, args) }
+      bindStore() { throw new Error('diagnostics_channel stores are not available to tools: they have no async context') }
+      unbindStore() { return false }
+    }
+    const channel = (name) => {
+      let c = channels.get(name)
+      if (!c) { c = new Channel(name); channels.set(name, c) }
+      return c
+    }
+    class TracingChannel {
+      constructor(name) {
+        for (const k of ['start', 'end', 'asyncStart', 'asyncEnd', 'error']) this[k] = typeof name === 'string' ? channel(`tracing:${name}:${k}`) : name[k]
+      }
+      get hasSubscribers() { return ['start', 'end', 'asyncStart', 'asyncEnd', 'error'].some((k) => this[k].hasSubscribers) }
+      subscribe(h) { for (const k in h) this[k]?.subscribe(h[k]) }
+      unsubscribe(h) { let ok = true; for (const k in h) ok = this[k]?.unsubscribe(h[k]) && ok; return ok }
+      traceSync(fn, ctx = {}, thisArg, ...args) {
+        this.start.publish(ctx)
+        try { ctx.result = fn.apply(thisArg, args); return ctx.result } catch (e) { ctx.error = e; this.error.publish(ctx); throw e } finally { this.end.publish(ctx) }
+      }
+      tracePromise(fn, ctx = {}, thisArg, ...args) {
+        this.start.publish(ctx)
+        try {
+          return Promise.resolve(fn.apply(thisArg, args)).then((r) => { ctx.result = r; this.asyncStart.publish(ctx); this.asyncEnd.publish(ctx); return r },
+            (e) => { ctx.error = e; this.error.publish(ctx); this.asyncStart.publish(ctx); this.asyncEnd.publish(ctx); throw e })
+        } catch (e) { ctx.error = e; this.error.publish(ctx); throw e } finally { this.end.publish(ctx) }
+      }
+      traceCallback(fn, position = -1, ctx = {}, thisArg, ...args) {
+        const i = position < 0 ? args.length + position : position
+        const cb = args[i]
+        args[i] = (err, res) => {
+          if (err) { ctx.error = err; this.error.publish(ctx) } else ctx.result = res
+          this.asyncStart.publish(ctx)
+          try { return cb.call(thisArg, err, res) } finally { this.asyncEnd.publish(ctx) }
+        }
+        return this.traceSync(fn, ctx, thisArg, ...args)
+      }
+    }
+    const m = {
+      channel, Channel, hasSubscribers: (name) => channels.get(name)?.hasSubscribers ?? false,
+      subscribe: (name, fn) => channel(name).subscribe(fn), unsubscribe: (name, fn) => channel(name).unsubscribe(fn),
+      tracingChannel: (name) => new TracingChannel(name),
+    }
+    m.default = m
+    return m
+  }
+
+  // asyncHooks is node:async_hooks as far as it holds without async
+  // context (goja has no promise hooks): AsyncResource runs functions as
+  // they are; AsyncLocalStorage, whose store would be lost at the first
+  // await (a silent wrong answer), is refused.
+  function asyncHooks() {
+    class AsyncResource {
+      constructor(type) { this.type = type }
+      runInAsyncScope(fn, thisArg, ...args) { return fn.apply(thisArg, args) }
+      bind(fn, thisArg) { return thisArg === undefined ? fn : fn.bind(thisArg) }
+      static bind(fn, type, thisArg) { return new AsyncResource(type).bind(fn, thisArg) }
+      emitDestroy() { return this }
+      asyncId() { return 1 }
+      triggerAsyncId() { return 0 }
+    }
+    class AsyncLocalStorage {
+      constructor() { throw new Error('AsyncLocalStorage is not available to tools: the host keeps no async context, so its store would be lost at the first await') }
+    }
+    const m = { AsyncResource, AsyncLocalStorage, executionAsyncId: () => 1, triggerAsyncId: () => 0, executionAsyncResource: () => ({}),
+      createHook: () => ({ enable() { return this }, disable() { return this } }) }
+    m.default = m
+    return m
+  }
+
+  // timers is node:timers: the global timers, and promises.
+  function timers(promises) {
+    const m = { setTimeout, clearTimeout, setInterval, clearInterval, setImmediate: g.setImmediate, clearImmediate: g.clearImmediate, promises }
+    m.default = m
+    return m
+  }
+
+  // dns is node:dns as packages read it at import; a lookup throws: the
+  // host resolves names itself when a tool fetches.
+  function dns() {
+    const refuse = (what) => () => { throw new Error(`dns.${what} is not available to tools: fetch and node:http(s) resolve names themselves`) }
+    const names = ['lookup', 'lookupService', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'resolveCname', 'resolveMx', 'resolveNs', 'resolveTxt', 'resolveSrv', 'reverse']
+    const m = {}
+    for (const k of names) m[k] = refuse(k)
+    m.promises = {}
+    for (const k of names) m.promises[k] = refuse(k)
+    Object.assign(m, { ADDRCONFIG: 1024, V4MAPPED: 2048, ALL: 256, NOTFOUND: 'ENOTFOUND', getDefaultResultOrder: () => 'ipv4first', setDefaultResultOrder() {}, getServers: () => [], setServers() {} })
+    m.default = m
+    return m
+  }
+
+  // workerThreads is node:worker_threads for a tool, always the main
+  // thread; starting a worker throws.
+  function workerThreads() {
+    class Worker { constructor() { throw new Error('worker_threads Workers are not available to tools: a tool runs on one thread') } }
+    const m = { isMainThread: true, parentPort: null, workerData: null, threadId: 0, resourceLimits: {}, Worker,
+      markAsUncloneable() {}, markAsUntransferable() {}, isMarkedAsUntransferable: () => false,
+      MessageChannel: g.MessageChannel, MessagePort: g.MessagePort, BroadcastChannel: g.BroadcastChannel,
+      getEnvironmentData() {}, setEnvironmentData() {} }
+    m.default = m
+    return m
+  }
+
   // deepEqual is Node's isDeepStrictEqual (strict) and assert.deepEqual's
   // loose comparison: prototypes and tags (strict), Date, RegExp, boxed
   // primitives, errors, typed arrays and buffers, Map, Set, own enumerable
@@ -1049,5 +1190,5 @@
     return m
   }
 
-  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance, stringDecoder, timersPromises, querystring, tty, assert, zlib, readline }
+  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance, stringDecoder, timersPromises, querystring, tty, assert, zlib, readline, diagnosticsChannel, asyncHooks, timers, dns, workerThreads }
 })
