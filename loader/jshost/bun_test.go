@@ -72,7 +72,7 @@ func TestBunAPIs(t *testing.T) {
 		{"glob scanSync absolute", "[...new Bun.Glob('*.json').scanSync({ cwd: 'tools/nested', absolute: true })]", `["` + filepath.Join(root, "tools/nested/n.json") + `"]`},
 		{"spawn without a launcher", "Bun.spawn(['ls'])", "throws: Error: spawn ls: this host starts no processes"},
 		{"shell without a launcher", "Bun.$`ls`", "throws: Error: Bun.$: ls: this host starts no processes"},
-		{"bun:sqlite not offered", "require('bun:sqlite')", "throws: MODULE_NOT_FOUND: Cannot find module 'bun:sqlite'"},
+		{"bun:sqlite offered", "Object.keys(require('bun:sqlite')).sort()", `["Database","SQLiteError","Statement","__esModule","constants","default"]`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,10 +1,12 @@
 // Package bun is the Bun platform of every runtime: the Bun global and
-// the "bun" module (the same object), emulating Bun rt.BunVersion. Files
-// (Bun.file, Bun.write, Bun.Glob's scans) go through the host's policy as
+// the "bun" module (the same object), emulating Bun rt.BunVersion, and
+// bun:sqlite. Files (Bun.file, Bun.write, Bun.Glob's scans, bun:sqlite's
+// database files and ATTACHed ones) go through the host's policy as
 // node:fs does; processes (Bun.spawn, Bun.$) start through the host's
-// launcher, confined, as node:child_process's do; bun:sqlite is not
-// offered. Most of it is js/bun.js over the
-// Go bindings of this package.
+// launcher, confined, as node:child_process's do. Most of it is js/bun.js
+// and js/sqlite.js over the Go bindings of this package; SQLite is
+// github.com/ncruces/go-sqlite3 (pure Go: SQLite compiled to wasm, then to
+// Go), one SQLite with its own bounded memory per open database.
 package bun
 
 import (
@@ -31,7 +33,10 @@ func Platform() rt.Platform {
 			r.LazyGlobal("Bun", false, func() goja.Value { return bunObject(r) })
 			return nil
 		},
-		Modules: rt.Modules{"bun": func(r *rt.Runtime) goja.Value { return bunObject(r) }},
+		Modules: rt.Modules{
+			"bun":        func(r *rt.Runtime) goja.Value { return bunObject(r) },
+			"bun:sqlite": sqliteModule,
+		},
 	}
 }
 

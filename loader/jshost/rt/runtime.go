@@ -111,6 +111,7 @@ type Runtime struct {
 	natives    *require.RequireModule
 	locals     []local
 	rangeError goja.Value // the original RangeError constructor
+	closers    []func()
 }
 
 type local struct{ key, v any }
@@ -188,6 +189,22 @@ func Local[T any](r *Runtime, key any, make func() T) T {
 	v := make()
 	r.locals = append(r.locals, local{key, v})
 	return v
+}
+
+// OnClose registers fn to run when the runtime is thrown away: a binding
+// that holds what the Go heap does not free by itself (bun:sqlite's open
+// databases) releases it there.
+func (r *Runtime) OnClose(fn func()) { r.closers = append(r.closers, fn) }
+
+// Close runs the OnClose functions, the last registered first, once. The
+// core calls it when it discards the runtime, on the goroutine that ran
+// its JS, after the last of it.
+func (r *Runtime) Close() {
+	fns := r.closers
+	r.closers = nil
+	for i := len(fns) - 1; i >= 0; i-- {
+		fns[i]()
+	}
 }
 
 // Uncaught reports an exception that a callback threw and nothing caught
