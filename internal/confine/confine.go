@@ -36,6 +36,9 @@ type Policy struct {
 	// Write lists folders the process may read, create, change, rename
 	// inside and delete in (and files it may read and change).
 	Write []string `json:"write,omitempty"`
+	// List lists folders the process may list (names only, and below)
+	// without reading what they hold: Landlock's read_dir.
+	List []string `json:"list,omitempty"`
 	// WriteFiles lists files (not folders) the process may read and
 	// write: the devices programs write to (/dev/null).
 	WriteFiles []string `json:"write_files,omitempty"`
@@ -133,7 +136,7 @@ func Apply(p Policy) error {
 	if err := p.Check(); err != nil {
 		return err
 	}
-	for _, path := range slices.Concat(p.Read, p.Write, p.WriteFiles) {
+	for _, path := range slices.Concat(p.Read, p.Write, p.WriteFiles, p.List) {
 		if len(path) == 0 || path[0] != '/' {
 			return fmt.Errorf("confine: %q is not an absolute path", path)
 		}
@@ -156,7 +159,8 @@ func Apply(p Policy) error {
 	rules := []landlock.Rule{landlock.RODirs(readDirs...).IgnoreIfMissing(),
 		landlock.ROFiles(readFiles...).IgnoreIfMissing(),
 		landlock.RWDirs(writeDirs...).WithRefer().IgnoreIfMissing(),
-		landlock.RWFiles(append(writeFiles, p.WriteFiles...)...).IgnoreIfMissing()}
+		landlock.RWFiles(append(writeFiles, p.WriteFiles...)...).IgnoreIfMissing(),
+		landlock.PathAccess(llsys.AccessFSReadDir, p.List...).IgnoreIfMissing()}
 	if p.AllowNetwork {
 		cfg.HandledAccessNet = 0
 	}

@@ -150,9 +150,10 @@ type Spec struct {
 	Argv []string // argv[0] included
 	Env  []string // the whole environment, already scrubbed
 	Dir  string   // the working folder
-	// Read and Write are the confinement's roots (policy.Roots);
-	// WriteFiles are devices it may write (/dev/null).
-	Read, Write, WriteFiles []string
+	// Read and Write are the confinement's roots (policy.Roots), List the
+	// folders it may only list (policy.Lists); WriteFiles are devices it
+	// may write (/dev/null).
+	Read, Write, List, WriteFiles []string
 }
 
 // ExecError is a program that could not be started: Errno is the exec's
@@ -226,7 +227,7 @@ func (l *Launcher) Start(cmd *exec.Cmd, s Spec) error {
 		return fmt.Errorf("launch %s: start the launcher %s: %w", s.File, l.Path, err)
 	}
 	req := request{File: s.File, Argv: s.Argv, Env: s.Env, Policy: confine.Policy{
-		Read: s.Read, Write: s.Write, WriteFiles: s.WriteFiles, AllowNetwork: true, KernelABI: l.KernelABI}}
+		Read: s.Read, Write: s.Write, List: s.List, WriteFiles: s.WriteFiles, AllowNetwork: true, KernelABI: l.KernelABI}}
 	err = json.NewEncoder(reqW).Encode(req)
 	reqW.Close()
 	b, _ := io.ReadAll(stR)

@@ -192,6 +192,37 @@ func TestSpawnConfined(t *testing.T) {
 	}
 }
 
+// TestSpawnListsCheckout: beeuni's state inside the checkout (`beeuni
+// up`'s .beeuni) keeps the checkout listable (git, ls) while what it holds
+// stays unreadable and nothing can be made inside it.
+func TestSpawnListsCheckout(t *testing.T) {
+	ws := t.TempDir()
+	private := filepath.Join(ws, ".beeuni")
+	if err := os.MkdirAll(private, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(private, "signing.key"), []byte("KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "a.txt"), []byte("A"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Directory: ws, Launcher: testLauncher(t), Policy: policy.Config{Private: []string{private}}}
+	got := runJSON(t, opts, `execute() {
+		const run = (cmd) => { const r = require('node:child_process').spawnSync('sh', ['-c', cmd], { encoding: 'utf8' }); return [r.status, (r.stdout + r.stderr).trim()] }
+		return { ls: run('ls'), key: run('cat .beeuni/signing.key'), make: run('echo x > .beeuni/new') }
+	}`, "{}")
+	if g := mustJSON(t, got["ls"]); g != `[0,"a.txt"]` {
+		t.Errorf("ls = %s", g)
+	}
+	for _, k := range []string{"key", "make"} {
+		r, _ := got[k].([]any)
+		if len(r) != 2 || r[0] == 0.0 || !strings.Contains(r[1].(string), "Permission denied") {
+			t.Errorf("%s: got %v, want a refusal (Permission denied)", k, got[k])
+		}
+	}
+}
+
 // TestSpawnDeadline: a child that outlives the call's deadline is killed
 // with its process group, from the async and the sync forms.
 func TestSpawnDeadline(t *testing.T) {

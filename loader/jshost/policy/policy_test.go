@@ -358,6 +358,10 @@ func TestRootsMissingRule(t *testing.T) {
 	if _, write := p.Roots(); slices.Contains(write, ws) {
 		t.Fatalf("write roots %v: %s holds the private .beeuni", write, ws)
 	}
+	// The checkout stays listable (git status), not the folders outside it.
+	if lists := p.Lists(); !slices.Equal(lists, []string{ws}) {
+		t.Fatalf("Lists = %v, want [%s]", lists, ws)
+	}
 }
 
 // TestOwnProcesses: /proc/<tid> of this process's threads and /proc/<pid>

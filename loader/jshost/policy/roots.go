@@ -21,6 +21,25 @@ func (p *Policy) Roots() (read, write []string) {
 	return read, write
 }
 
+// Lists are the folders of the workspace that Roots splits because a path
+// inside them is denied (a checkout's .beeuni in `beeuni up`): a child may
+// list them (Landlock's read_dir, names only), so that git and ls work on
+// the checkout. Listing reaches below too: the names in the denied folder
+// are visible to the child, never what its files hold.
+func (p *Policy) Lists() []string {
+	var out []string
+	for _, r := range p.rules {
+		dir := filepath.Dir(r.path)
+		if r.level != none || r.path == dir || !within(dir, p.workspace) || !exists(r.path) || !p.allows(dir, readOnly) {
+			continue
+		}
+		if !slices.Contains(out, dir) {
+			out = append(out, dir)
+		}
+	}
+	return out
+}
+
 // allows reports whether the resolved path grants at least lv.
 func (p *Policy) allows(path string, lv level) bool {
 	r := p.decide(path)

@@ -69,7 +69,7 @@ func (r *Runtime) prepare(s ProcSpec) (launch.Spec, *ProcError) {
 	}
 	sort.Strings(list)
 	read, write := h.Policy.Roots()
-	return launch.Spec{File: s.File, Argv: s.Argv, Env: list, Dir: dir, Read: read, Write: write, WriteFiles: devices}, nil
+	return launch.Spec{File: s.File, Argv: s.Argv, Env: list, Dir: dir, Read: read, Write: write, List: h.Policy.Lists(), WriteFiles: devices}, nil
 }
 
 // ProcError is a process that could not be started.
