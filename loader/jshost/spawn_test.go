@@ -421,28 +421,39 @@ func TestBunShell(t *testing.T) {
 // the forms without one (spawnSync with maxBuffer Infinity,
 // Bun.spawnSync, Bun.$).
 func TestSpawnOutputBounded(t *testing.T) {
-	got := runJSON(t, Options{Launcher: testLauncher(t), CallMemory: 32 << 20}, `async execute() {
+	// One call per form: each call's memory is measured from its own
+	// start, so one form's garbage does not count against the next.
+	root := project(t, map[string]string{"tools/t.ts": tool(`async execute(a) {
 		const cp = require('node:child_process')
 		const big = 'head -c 40000000 /dev/zero'
-		const out = {}
-		out.execSync = (() => { try { cp.execSync(big) } catch (e) { return [e.code, e.message, e.stdout.length] } })()
-		out.exec = await new Promise((resolve) => cp.exec(big, { encoding: 'buffer' }, (e, so) => resolve([e.code, so.length])))
 		const caught = (f) => { try { f(); return 'no error' } catch (e) { return e.name + ': ' + e.message } }
-		out.spawnSync = caught(() => cp.spawnSync('sh', ['-c', big], { maxBuffer: Infinity }))
-		out.bunSync = caught(() => Bun.spawnSync(['sh', '-c', big]))
-		out.shell = await Bun.$`+"`sh -c ${big}`"+`.quiet().then(() => 'no error', (e) => e.message)
-		return out
-	}`, "{}")
-	want := map[string]any{
-		"execSync":  []any{"ENOBUFS", "spawnSync /bin/sh ENOBUFS", 1048576.0},
-		"exec":      []any{"ERR_CHILD_PROCESS_STDIO_MAXBUFFER", 1048576.0},
-		"spawnSync": "RangeError: spawnSync sh: the output passed 8 MiB, a quarter of the tool's memory limit of 32 MiB: write it to a file, or read it as a stream (spawn)",
-		"bunSync":   "RangeError: spawnSync sh: the output passed 8 MiB, a quarter of the tool's memory limit of 32 MiB: write it to a file, or read it as a stream (spawn)",
-		"shell":     "Bun.$: the output passed 8 MiB, a quarter of the tool's memory limit of 32 MiB: write it to a file instead",
-	}
-	for k, w := range want {
-		if g := mustJSON(t, got[k]); g != mustJSON(t, w) {
-			t.Errorf("%s = %s, want %s", k, g, mustJSON(t, w))
+		switch (a.form) {
+		case 'execSync': try { cp.execSync(big) } catch (e) { return [e.code, e.message, e.stdout.length] }; return 'no error'
+		case 'exec': return new Promise((resolve) => cp.exec(big, { encoding: 'buffer' }, (e, so) => resolve([e.code, so.length])))
+		case 'spawnSync': return caught(() => cp.spawnSync('sh', ['-c', big], { maxBuffer: Infinity }))
+		case 'bunSync': return caught(() => Bun.spawnSync(['sh', '-c', big]))
+		case 'shell': return Bun.$` + "`sh -c ${big}`" + `.quiet().then(() => 'no error', (e) => e.message)
+		}
+	}`)})
+	s, _ := loadTools(t, root, Options{Launcher: testLauncher(t), CallMemory: 32 << 20}, "tools/t.ts")
+	mustLoad(t, s)
+	for _, c := range []struct {
+		form string
+		want any
+	}{
+		{"execSync", []any{"ENOBUFS", "spawnSync /bin/sh ENOBUFS", 1048576.0}},
+		{"exec", []any{"ERR_CHILD_PROCESS_STDIO_MAXBUFFER", 1048576.0}},
+		{"spawnSync", "RangeError: spawnSync sh: the output passed 8 MiB, a quarter of the tool's memory limit of 32 MiB: write it to a file, or read it as a stream (spawn)"},
+		{"bunSync", "RangeError: spawnSync sh: the output passed 8 MiB, a quarter of the tool's memory limit of 32 MiB: write it to a file, or read it as a stream (spawn)"},
+		{"shell", "Bun.$: the output passed 8 MiB, a quarter of the tool's memory limit of 32 MiB: write it to a file instead"},
+	} {
+		r := call(t, s, "t", `{"form":"`+c.form+`"}`)
+		var got any
+		if r.IsError || json.Unmarshal([]byte(r.Output), &got) != nil {
+			got = r.Output // a string output is printed as it is
+		}
+		if r.IsError || mustJSON(t, got) != mustJSON(t, c.want) {
+			t.Errorf("%s = %+v, want %s", c.form, r, mustJSON(t, c.want))
 		}
 	}
 }
