@@ -1,8 +1,7 @@
 package intl
 
 import (
-	"bytes"
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,39 +13,39 @@ import (
 
 //go:generate bun gen.js
 
-// dataBR is what gen.js asked Bun's Intl (ICU, CLDR) for: patterns,
-// symbols and words of the locales it lists.
+// dataFS is what gen.js asked Bun's Intl (ICU, CLDR) for: patterns,
+// symbols and words, one brotli'd JSON file a locale and one of what
+// they share.
 //
-//go:embed data/intl.json.br
-var dataBR []byte
+//go:embed data
+var dataFS embed.FS
 
-// bundle is the decoded data: read-only once made. A locale's part is
-// decoded on first use (most runtimes use one or two locales).
+// bundle is the shared data: read-only once made. A locale's file is
+// decoded on its first use (a runtime uses one or two locales).
 type bundle struct {
-	Version          string                     `json:"version"`
-	NumberingSystems map[string]string          `json:"numberingSystems"`
-	Zones            []string                   `json:"zones"`
-	ZoneGroups       [][]string                 `json:"zoneGroups"`
-	Currencies       []string                   `json:"currencies"`
-	Regions          []string                   `json:"regions"`
-	Languages        []string                   `json:"languages"`
-	Scripts          []string                   `json:"scripts"`
-	Locales          map[string]json.RawMessage `json:"locales"`
-	// Aliases are locales ICU has that format as one of Locales does.
+	Version          string            `json:"version"`
+	NumberingSystems map[string]string `json:"numberingSystems"`
+	Zones            []string          `json:"zones"`
+	ZoneGroups       [][]string        `json:"zoneGroups"`
+	Currencies       []string          `json:"currencies"`
+	Regions          []string          `json:"regions"`
+	Languages        []string          `json:"languages"`
+	Scripts          []string          `json:"scripts"`
+	// Aliases are locales ICU has that format as one of the recorded do.
 	Aliases map[string]string `json:"aliases"`
+	// Bases: a regional locale's file is a JSON merge patch on its base's.
+	Bases map[string]string `json:"bases"`
 
 	zoneByFold  map[string]string // lower-case name: name
 	zoneGroupOf map[string]int
 	locales     map[string]func() *localeData
 }
 
-var data = sync.OnceValue(func() *bundle {
-	raw, err := io.ReadAll(brotli.NewReader(bytes.NewReader(dataBR)))
-	if err != nil {
-		panic(fmt.Errorf("intl: reading the embedded locale data: %w", err))
-	}
+var data = sync.OnceValue(loadData)
+
+func loadData() *bundle {
 	b := &bundle{}
-	if err := json.Unmarshal(raw, b); err != nil {
+	if err := json.Unmarshal(readData("data/common.json.br"), b); err != nil {
 		panic(fmt.Errorf("intl: decoding the embedded locale data: %w", err))
 	}
 	b.zoneByFold = make(map[string]string, len(b.Zones))
@@ -59,18 +58,77 @@ var data = sync.OnceValue(func() *bundle {
 			b.zoneGroupOf[z] = i
 		}
 	}
-	b.locales = make(map[string]func() *localeData, len(b.Locales))
-	for name, msg := range b.Locales {
+	files, err := dataFS.ReadDir("data/locales")
+	if err != nil {
+		panic(fmt.Errorf("intl: the embedded locale data: %w", err))
+	}
+	b.locales = make(map[string]func() *localeData, len(files))
+	for _, f := range files {
+		name := strings.TrimSuffix(f.Name(), ".json.br")
 		b.locales[name] = sync.OnceValue(func() *localeData {
 			l := &localeData{name: name}
-			if err := json.Unmarshal(msg, l); err != nil {
+			if err := json.Unmarshal(b.localeJSON(name), l); err != nil {
 				panic(fmt.Errorf("intl: decoding the data of %s: %w", name, err))
 			}
 			return l
 		})
 	}
 	return b
-})
+}
+
+// localeJSON is the JSON of a locale, its base's patched when it has one.
+func (b *bundle) localeJSON(name string) []byte {
+	raw := readData("data/locales/" + name + ".json.br")
+	base, ok := b.Bases[name]
+	if !ok {
+		return raw
+	}
+	var doc, patch any
+	if err := json.Unmarshal(b.localeJSON(base), &doc); err != nil {
+		panic(fmt.Errorf("intl: decoding the data of %s: %w", base, err))
+	}
+	if err := json.Unmarshal(raw, &patch); err != nil {
+		panic(fmt.Errorf("intl: decoding the data of %s: %w", name, err))
+	}
+	out, err := json.Marshal(mergePatch(doc, patch))
+	if err != nil {
+		panic(fmt.Errorf("intl: the data of %s: %w", name, err))
+	}
+	return out
+}
+
+// mergePatch applies an RFC 7386 merge patch (null deletes a key).
+func mergePatch(doc, patch any) any {
+	p, ok := patch.(map[string]any)
+	if !ok {
+		return patch
+	}
+	d, ok := doc.(map[string]any)
+	if !ok {
+		d = map[string]any{}
+	}
+	for k, v := range p {
+		if v == nil {
+			delete(d, k)
+		} else {
+			d[k] = mergePatch(d[k], v)
+		}
+	}
+	return d
+}
+
+func readData(path string) []byte {
+	f, err := dataFS.Open(path)
+	if err != nil {
+		panic(fmt.Errorf("intl: the embedded locale data: %w", err))
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(brotli.NewReader(f))
+	if err != nil {
+		panic(fmt.Errorf("intl: reading the embedded %s: %w", path, err))
+	}
+	return raw
+}
 
 // locale is the data of name (or of the locale it aliases), nil if
 // gen.js did not record it.

@@ -1,5 +1,5 @@
 // gen.js asks Bun's own Intl (ICU and CLDR) for the patterns, symbols and
-// words of the locales below and writes them to data/intl.json.gz, which
+// words of the locales below and writes them under data/ (writeData), which
 // package intl embeds: x/text does not expose them. Run it by hand under
 // Bun after changing the lists (go generate runs it too):
 //
@@ -8,7 +8,7 @@
 // Every pattern is read back from formatToParts of sample values, so the
 // Go formatter only substitutes numbers, names and signs into what ICU
 // itself wrote.
-import { writeFileSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import { writeFileSync, readFileSync, readdirSync, statSync, mkdirSync, rmSync } from 'node:fs'
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib'
 import { join } from 'node:path'
 
@@ -442,10 +442,10 @@ function displayNames(loc) {
 
 // GEN_UPDATE=1 keeps the recorded locales, records those of GEN_LOCALES
 // (none if unset) and redoes the aliases.
-const file = new URL('./data/intl.json.br', import.meta.url).pathname
+const dir = new URL('./data/', import.meta.url).pathname
 const update = Boolean(process.env.GEN_UPDATE)
 const out = update
-  ? JSON.parse(brotliDecompressSync(readFileSync(file)))
+  ? readData()
   : { version: Bun.version, numberingSystems, zones: [...allZones].sort(), zoneGroups: ZONE_GROUPS, currencies: CURRENCIES, regions: REGIONS, languages: LANGUAGES, scripts: SCRIPTS, locales: {} }
 for (const loc of process.env.GEN_LOCALES ? process.env.GEN_LOCALES.split(' ') : update ? [] : LOCALES) {
   const resolved = new Intl.NumberFormat(loc).resolvedOptions().locale
@@ -505,7 +505,68 @@ for (const lang of new Set([...done].map((l) => l.split('-')[0]))) {
   }
 }
 process.stderr.write(`\n${Object.keys(out.aliases).length} aliases\n`)
-const json = JSON.stringify(out)
-const packed = brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } })
-writeFileSync(file, packed)
-console.log(`\n${file}: ${json.length} bytes of JSON, ${packed.length} compressed`)
+writeData(out)
+
+// The data is one file of what all locales share (common.json.br: the
+// lists, the aliases, and each regional locale's base) and one a locale
+// (locales/<name>.json.br), each brotli'd on its own so that a runtime
+// decodes only the locales it uses. A regional locale (de-AT) is a JSON
+// merge patch (RFC 7386) on its language's (de).
+function writeData(out) {
+  const pack = (v) => {
+    const json = JSON.stringify(v)
+    return brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } })
+  }
+  const { locales, ...common } = out
+  common.bases = {}
+  let total = 0
+  const files = {}
+  for (const [name, l] of Object.entries(locales)) {
+    const base = name.split('-')[0]
+    const patch = base !== name && locales[base] ? diff(locales[base], l) : undefined
+    if (patch !== undefined) common.bases[name] = base
+    files[`locales/${name}.json.br`] = pack(patch ?? l)
+    total += files[`locales/${name}.json.br`].length
+  }
+  const c = pack(common)
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir + 'locales', { recursive: true })
+  for (const [f, b] of Object.entries(files)) writeFileSync(dir + f, b)
+  writeFileSync(dir + 'common.json.br', c)
+  console.log(`\n${dir}: ${Object.keys(locales).length} locales, ${total + c.length} bytes compressed`)
+}
+
+function readData() {
+  const read = (f) => JSON.parse(brotliDecompressSync(readFileSync(dir + f)))
+  const common = read('common.json.br')
+  const locales = {}
+  for (const f of readdirSync(dir + 'locales')) locales[f.replace(/\.json\.br$/, '')] = read('locales/' + f)
+  for (const [name, base] of Object.entries(common.bases)) locales[name] = apply(locales[base], locales[name])
+  delete common.bases
+  return { ...common, locales }
+}
+
+function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v) }
+
+// diff is the merge patch that makes b of a (null deletes a key).
+function diff(a, b) {
+  if (!isObject(a) || !isObject(b)) return JSON.stringify(a) === JSON.stringify(b) ? undefined : b
+  const out = {}
+  for (const k of Object.keys(a)) if (b[k] === undefined) out[k] = null
+  for (const [k, v] of Object.entries(b)) {
+    if (v === undefined) continue
+    const d = k in a ? diff(a[k], v) : v
+    if (d !== undefined) out[k] = d
+  }
+  return Object.keys(out).length ? out : undefined
+}
+
+function apply(a, patch) {
+  if (!isObject(patch)) return patch
+  const out = isObject(a) ? { ...a } : {}
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k]
+    else out[k] = apply(out[k], v)
+  }
+  return out
+}

@@ -8,7 +8,7 @@
 // js/intl.js makes the classes over Go bindings (one Go type a class).
 // Plural rules, collation, language matching and currency digits come
 // from golang.org/x/text; the patterns, symbols and words of the locales
-// (which x/text does not expose) are data/intl.json.br, recorded from
+// (which x/text does not expose) are the files under data/, recorded from
 // Bun's own Intl by gen.js. What this package does not implement (other
 // calendars, formatRange, compound units...) throws a RangeError naming
 // it: never a wrong answer.
