@@ -66,7 +66,7 @@ func loadData() *bundle {
 	for _, f := range files {
 		name := strings.TrimSuffix(f.Name(), ".json.br")
 		b.locales[name] = sync.OnceValue(func() *localeData {
-			l := &localeData{name: name}
+			l := &localeData{}
 			if err := json.Unmarshal(b.localeJSON(name), l); err != nil {
 				panic(fmt.Errorf("intl: decoding the data of %s: %w", name, err))
 			}
@@ -147,7 +147,6 @@ func (b *bundle) locale(name string) *localeData {
 type tmpl [][]string
 
 type localeData struct {
-	name    string
 	Num     numData                         `json:"num"`
 	Plural  []string                        `json:"plural"`
 	Ordinal []string                        `json:"ordinal"`
