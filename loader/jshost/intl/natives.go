@@ -170,7 +170,9 @@ func supportedValuesOf(vm *goja.Runtime, key string) []any {
 		out = slices.DeleteFunc(out, func(z string) bool { return z == "UTC" })
 	case "unit":
 		for k := range b.locale(defaultLocale).Num.Units {
-			out = append(out, k)
+			if !strings.Contains(k, "-per-") { // Bun lists the simple units
+				out = append(out, k)
+			}
 		}
 	default:
 		panic(rangeError(vm, "Unknown key for Intl.supportedValuesOf"))

@@ -55,6 +55,16 @@ add(`new Intl.NumberFormat('en-u-nu-arab').format(1234.5)`)
 add(`new Intl.NumberFormat('en', { numberingSystem: 'deva' }).format(1234.5)`)
 add(`new Intl.NumberFormat('en', { style: 'currency', currency: 'XYZ' }).format(1)`)
 
+for (const l of ['en-US', 'de', 'fr', 'ja', 'es']) for (const unit of ['kilometer-per-hour', 'mile-per-hour', 'megabit-per-second', 'liter-per-kilometer']) {
+  for (const unitDisplay of ['short', 'long', 'narrow']) add(`new Intl.NumberFormat(${q(l)}, { style: 'unit', unit: ${q(unit)}, unitDisplay: ${q(unitDisplay)} }).format(${l === 'de' ? 1 : 42.5})`)
+}
+add(`Intl.supportedValuesOf('unit')`)
+add(`Intl.supportedValuesOf('currency').length > 0`)
+for (const z of ['America/New_York', 'Europe/Paris', 'Asia/Kolkata']) for (const l of ['en-US', 'en-GB', 'de-DE', 'fr-FR']) {
+  add(`new Date(Date.UTC(2024, 2, 10, 12)).toLocaleString(${q(l)}, { timeZone: ${q(z)} })`)
+  add(`new Date(Date.UTC(2024, 2, 10, 12)).toLocaleTimeString(${q(l)}, { timeZone: ${q(z)}, timeZoneName: 'short' })`)
+}
+
 // Dates.
 const d1 = 'new Date(Date.UTC(2024, 0, 2, 15, 4, 5))'
 const d2 = 'new Date(Date.UTC(2024, 6, 14, 9, 8, 7))'
