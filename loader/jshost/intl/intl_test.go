@@ -82,3 +82,20 @@ func TestBuiltinMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestGuard checks that a bug in a binding fails the call, not the
+// runtime, and that JS errors pass through unchanged.
+func TestGuard(t *testing.T) {
+	vm := goja.New()
+	var s []int
+	_ = vm.Set("buggy", guard(vm, func(goja.FunctionCall) goja.Value { return vm.ToValue(s[3]) }))
+	_ = vm.Set("throws", guard(vm, func(goja.FunctionCall) goja.Value { panic(rangeError(vm, "bad")) }))
+	for expr, want := range map[string]string{
+		`buggy()`:  "throws TypeError: internal error in beeuni's Intl: runtime error: index out of range [3] with length 0",
+		`throws()`: "throws RangeError: bad",
+	} {
+		if got := eval(vm, expr); got != want {
+			t.Errorf("%s: %s, want %s", expr, got, want)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package intl
 
 import (
+	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -14,7 +16,7 @@ import (
 func natives(r *rt.Runtime) *goja.Object {
 	vm := r.VM
 	n := vm.NewObject()
-	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
+	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, guard(vm, f)) }
 	set("numberFormat", func(c goja.FunctionCall) goja.Value {
 		nf := newNumberFormat(vm, c.Argument(0), c.Argument(1))
 		return methods(vm, map[string]func(goja.FunctionCall) goja.Value{
@@ -115,9 +117,26 @@ func orEmpty(s []string) []any {
 func methods(vm *goja.Runtime, m map[string]func(goja.FunctionCall) goja.Value) *goja.Object {
 	o := vm.NewObject()
 	for k, f := range m {
-		_ = o.Set(k, f)
+		_ = o.Set(k, guard(vm, f))
 	}
 	return o
+}
+
+// guard turns a Go runtime error in a binding (a bug: an index out of
+// range) into a TypeError naming it, so the call fails and the runtime
+// lives on. Every other panic (a JS error, goja's interrupt) goes on.
+func guard(vm *goja.Runtime, f func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value {
+	return func(c goja.FunctionCall) goja.Value {
+		defer func() {
+			if r := recover(); r != nil {
+				if err, ok := r.(runtime.Error); ok {
+					panic(vm.NewTypeError(fmt.Sprintf("internal error in beeuni's Intl: %v", err)))
+				}
+				panic(r)
+			}
+		}()
+		return f(c)
+	}
 }
 
 // partsValue is formatToParts' array; unit, when set, is every
