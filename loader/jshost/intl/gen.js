@@ -21,7 +21,9 @@ ko ko-KR th vi id ms fil sw et lv lt ca eu gl af sq hy ka az kk uz mn km lo my n
 const CURRENCIES = `USD EUR JPY GBP CNY INR AUD CAD CHF HKD SGD SEK KRW NOK NZD MXN TWD ZAR BRL DKK PLN THB ILS IDR CZK
 AED TRY HUF CLP SAR PHP MYR COP RUB RON EGP NGN PKR VND ARS UAH BGN ISK KES MAD QAR KWD BHD`.split(/\s+/)
 
-const UNITS = Intl.supportedValuesOf('unit')
+// UNITS: ECMA-402's simple units and the compound ones tools use most.
+const UNITS = Intl.supportedValuesOf('unit').concat(['kilometer-per-hour', 'mile-per-hour', 'meter-per-second', 'kilobyte-per-second',
+  'megabyte-per-second', 'gigabyte-per-second', 'kilobit-per-second', 'megabit-per-second', 'gigabit-per-second', 'liter-per-kilometer', 'mile-per-gallon'])
 const RTF_UNITS = ['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second']
 const SAMPLE = Date.UTC(2024, 0, 2, 9, 4, 5, 6) // a Tuesday; single-digit fields tell numeric from 2-digit
 

@@ -72,7 +72,7 @@ func TestBuiltinMethods(t *testing.T) {
 		{`[1234.5, 2].toLocaleString('de')`, `"1.234,5,2"`},
 		{`(12345678901234567890n).toLocaleString('en-IN')`, `"1,23,45,67,89,01,23,45,67,890"`},
 		{`Intl.NumberFormat.prototype.resolvedOptions.call({})`, `throws TypeError: Intl.NumberFormat.prototype.resolvedOptions called on value that's not a NumberFormat`},
-		{`new Intl.NumberFormat('en', { style: 'unit', unit: 'kilometer-per-hour' })`, `throws RangeError: Intl.NumberFormat compound unit "kilometer-per-hour" is not supported by beeuni's Intl`},
+		{`new Intl.NumberFormat('en', { style: 'unit', unit: 'gram-per-liter' })`, `throws RangeError: Intl.NumberFormat compound unit "gram-per-liter" is not supported by beeuni's Intl`},
 		{`new Intl.DateTimeFormat('th').format(0)`, `throws RangeError: Intl.DateTimeFormat calendar "buddhist" (of locale th) is not supported by beeuni's Intl`},
 		{`new Intl.DateTimeFormat('en', { timeZone: 'UTC', fractionalSecondDigits: 2 })`, `throws RangeError: Intl.DateTimeFormat fractionalSecondDigits is not supported by beeuni's Intl`},
 		{`new Intl.DateTimeFormat('en', { timeZone: '+05:30', timeZoneName: 'short', hour: 'numeric' }).format(0)`, `"5 AM GMT+5:30"`},
