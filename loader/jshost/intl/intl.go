@@ -1,17 +1,18 @@
 // Package intl is the Intl platform of every runtime: goja has no Intl,
 // so this is one, as Bun's (ICU's) answers it. Intl.NumberFormat,
 // DateTimeFormat, PluralRules, Collator, RelativeTimeFormat, ListFormat,
-// DisplayNames, Locale, getCanonicalLocales and supportedValuesOf, and
-// the locale forms of Number, BigInt, Date, String and Array
-// toLocaleString/localeCompare.
+// DisplayNames, Locale, Segmenter, getCanonicalLocales and
+// supportedValuesOf, and the locale forms of Number, BigInt, Date,
+// String and Array toLocaleString/localeCompare.
 //
 // js/intl.js makes the classes over Go bindings (one Go type a class).
-// Plural rules, collation, language matching and currency digits come
-// from golang.org/x/text; the patterns, symbols and words of the locales
-// (which x/text does not expose) are the files under data/, recorded from
-// Bun's own Intl by gen.js. What this package does not implement (other
-// calendars, formatRange, compound units...) throws a RangeError naming
-// it: never a wrong answer.
+// Plural rules, collation, language parents and currency digits come
+// from golang.org/x/text, text segmentation from github.com/rivo/uniseg;
+// the patterns, symbols and words of the locales (which x/text does not
+// expose) are the files under data/, recorded from Bun's own Intl by
+// gen.js. What this package does not implement (other calendars,
+// formatRange, rare compound units...) throws a RangeError naming it:
+// never a wrong answer.
 //
 // The Intl object is made on first read (rt.LazyGlobal): a runtime that
 // never touches it pays for the prototype methods only.

@@ -80,6 +80,21 @@ func natives(r *rt.Runtime) *goja.Object {
 			"resolved": func(goja.FunctionCall) goja.Value { return dn.resolvedOptions(vm) },
 		})
 	})
+	set("segmenter", func(c goja.FunctionCall) goja.Value {
+		sg := newSegmenter(vm, c.Argument(0), c.Argument(1))
+		return methods(vm, map[string]func(goja.FunctionCall) goja.Value{
+			"segment": func(c goja.FunctionCall) goja.Value {
+				starts, like := sg.segment(vm, c.Argument(0).String())
+				o := vm.NewObject()
+				_ = o.Set("starts", starts)
+				if sg.granularity == "word" {
+					_ = o.Set("wordLike", like)
+				}
+				return o
+			},
+			"resolved": func(goja.FunctionCall) goja.Value { return sg.resolvedOptions(vm) },
+		})
+	})
 	set("locale", func(c goja.FunctionCall) goja.Value {
 		l := newLocale(vm, c.Argument(0).String(), c.Argument(1))
 		return methods(vm, map[string]func(goja.FunctionCall) goja.Value{

@@ -118,6 +118,52 @@
     resolvedOptions() { return slot(this, 'DisplayNames', 'Intl.DisplayNames.prototype.resolvedOptions').resolved() },
   })
 
+  // Segments: what Segmenter#segment answers, over the segment starts
+  // the Go binding found (UTF-16 indices; the text is sliced here, so
+  // lone surrogates stay as they were).
+  function segmentData(input, found, i) {
+    const { starts, wordLike } = found
+    const o = { segment: input.slice(starts[i], starts[i + 1]), index: starts[i], input }
+    if (wordLike !== undefined) o.isWordLike = wordLike[i]
+    return o
+  }
+  const segmentsProto = {
+    containing(index) {
+      const { input, found } = slot(this, 'Segments', 'Segments.prototype.containing')
+      let n = Math.trunc(Number(index)) || 0
+      if (n < 0 || n >= input.length) return undefined
+      let lo = 0, hi = found.starts.length - 2
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1
+        if (found.starts[mid] <= n) lo = mid
+        else hi = mid - 1
+      }
+      return segmentData(input, found, lo)
+    },
+    [Symbol.iterator]() {
+      const { input, found } = slot(this, 'Segments', 'Segments.prototype[Symbol.iterator]')
+      let i = 0
+      return {
+        next() {
+          if (i >= found.starts.length - 1) return { value: undefined, done: true }
+          return { value: segmentData(input, found, i++), done: false }
+        },
+        [Symbol.iterator]() { return this },
+      }
+    },
+  }
+  Object.defineProperty(segmentsProto, 'containing', { enumerable: false })
+  const Segmenter = makeClass('Segmenter', native.segmenter, {
+    segment(s) {
+      const h = slot(this, 'Segmenter', 'Intl.Segmenter.prototype.segment')
+      const input = String(s)
+      const segs = Object.create(segmentsProto)
+      slots.set(segs, { cls: 'Segments', h: { input, found: h.segment(input) } })
+      return segs
+    },
+    resolvedOptions() { return slot(this, 'Segmenter', 'Intl.Segmenter.prototype.resolvedOptions').resolved() },
+  })
+
   const localeGetters = {}
   for (const k of ['baseName', 'calendar', 'caseFirst', 'collation', 'hourCycle', 'numeric', 'numberingSystem', 'language', 'script', 'region']) {
     localeGetters[k] = { get() { return slot(this, 'Locale', `Intl.Locale.prototype.${k}`).get(k) }, enumerable: false, configurable: true }
@@ -137,7 +183,7 @@
   define(Intl, {
     getCanonicalLocales(locales) { return native.getCanonicalLocales(locales) },
     supportedValuesOf(key) { return native.supportedValuesOf(String(key)) },
-    Collator, DateTimeFormat, DisplayNames, ListFormat, Locale, NumberFormat, PluralRules, RelativeTimeFormat,
+    Collator, DateTimeFormat, DisplayNames, ListFormat, Locale, NumberFormat, PluralRules, RelativeTimeFormat, Segmenter,
   })
   Object.defineProperty(Intl, Symbol.toStringTag, { value: 'Intl', configurable: true })
 

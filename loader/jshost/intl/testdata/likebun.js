@@ -142,6 +142,16 @@ for (const l of ['en', 'de', 'fr', 'ja', 'es']) {
   add(`['USD', 'EUR', 'JPY'].map((c) => new Intl.DisplayNames(${q(l)}, { type: 'currency' }).of(c))`)
 }
 
+// Segmenter.
+const texts = ['Hello, world! How are you?', 'e\u0301le\u0300ve 👩‍👩‍👧‍👦 🇩🇪 x', "Don't stop. Mr. Smith's 3.14 cats! Ok?", 'Ça va? Très bien.\nNext line', '']
+for (const t of texts) for (const granularity of ['grapheme', 'word', 'sentence']) {
+  add(`[...new Intl.Segmenter('en', { granularity: ${q(granularity)} }).segment(${q(t)})]`)
+}
+add(`new Intl.Segmenter('en', { granularity: 'word' }).segment('Hello big world').containing(7)`)
+add(`new Intl.Segmenter('en').segment('abc').containing(5)`)
+add(`new Intl.Segmenter('de', { granularity: 'word' }).resolvedOptions()`)
+add(`[...new Intl.Segmenter().segment('👍🏽!')].length`)
+
 // Locales and errors.
 add(`Intl.getCanonicalLocales(['EN-us', 'de-de', 'zh-hant-tw', 'en-US'])`)
 add(`Intl.getCanonicalLocales('sr-latn-rs')`)
