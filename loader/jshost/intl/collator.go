@@ -25,7 +25,7 @@ func newCollator(vm *goja.Runtime, locales, optv goja.Value) *collator {
 	o := newOptions(vm, optv)
 	co := &collator{loc: loc}
 	co.usage = o.str("usage", "sort", `usage must be either "sort" or "search"`, "sort", "search")
-	o.str("localeMatcher", "best fit", `localeMatcher must be either "lookup" or "best fit"`, "lookup", "best fit")
+	o.localeMatcher()
 	if c := o.str("collation", "", ""); c != "" && c != "default" {
 		panic(unsupported(vm, "Intl.Collator collation %q", c))
 	}

@@ -59,7 +59,7 @@ func newDateTimeFormat(vm *goja.Runtime, locales, optv goja.Value, required, def
 	o := newOptions(vm, optv)
 	df := &dateTimeFormat{loc: loc, req: map[string]string{}}
 	dd := &loc.data.DTF
-	o.str("localeMatcher", "best fit", `localeMatcher must be either "lookup" or "best fit"`, "lookup", "best fit")
+	o.localeMatcher()
 	if dd.Calendar == "" {
 		panic(unsupported(vm, "Intl.DateTimeFormat in %s", loc.name))
 	}

@@ -17,7 +17,7 @@ type listFormat struct {
 func newListFormat(vm *goja.Runtime, locales, optv goja.Value) *listFormat {
 	loc := resolveLocale(vm, locales)
 	o := newOptions(vm, optv)
-	o.str("localeMatcher", "best fit", `localeMatcher must be either "lookup" or "best fit"`, "lookup", "best fit")
+	o.localeMatcher()
 	lf := &listFormat{loc: loc}
 	lf.typ = o.str("type", "conjunction", `type must be either "conjunction", "disjunction", or "unit"`, "conjunction", "disjunction", "unit")
 	lf.style = o.str("style", "long", `style must be either "long", "short", or "narrow"`, "long", "short", "narrow")

@@ -21,7 +21,7 @@ func newDisplayNames(vm *goja.Runtime, locales, optv goja.Value) *displayNames {
 		panic(vm.NewTypeError("options argument must be an object"))
 	}
 	o := newOptions(vm, optv)
-	o.str("localeMatcher", "best fit", `localeMatcher must be either "lookup" or "best fit"`, "lookup", "best fit")
+	o.localeMatcher()
 	if loc.data.Names == nil {
 		panic(unsupported(vm, "Intl.DisplayNames in %s", loc.name))
 	}

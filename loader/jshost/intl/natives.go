@@ -105,7 +105,7 @@ func natives(r *rt.Runtime) *goja.Object {
 		return vm.ToValue(orEmpty(canonicalLocales(vm, c.Argument(0))))
 	})
 	set("supportedLocalesOf", func(c goja.FunctionCall) goja.Value {
-		newOptions(vm, c.Argument(1)).str("localeMatcher", "best fit", `localeMatcher must be either "lookup" or "best fit"`, "lookup", "best fit")
+		newOptions(vm, c.Argument(1)).localeMatcher()
 		var out []string
 		for _, l := range canonicalLocales(vm, c.Argument(0)) {
 			base, _ := splitExtensions(l)

@@ -35,7 +35,7 @@ func newNumberFormat(vm *goja.Runtime, locales, optv goja.Value) *numberFormat {
 	loc := resolveLocale(vm, locales)
 	o := newOptions(vm, optv)
 	nf := &numberFormat{loc: loc}
-	o.str("localeMatcher", "best fit", `localeMatcher must be either "lookup" or "best fit"`, "lookup", "best fit")
+	o.localeMatcher()
 	nf.nu = o.str("numberingSystem", "", "")
 	nf.setNumberingSystem(vm)
 	nf.style = o.str("style", "decimal", `style must be either "decimal", "percent", "currency", or "unit"`, "decimal", "percent", "currency", "unit")

@@ -131,3 +131,9 @@ func localize(s, digits string) string {
 	}
 	return b.String()
 }
+
+// localeMatcher reads (and checks) the option every constructor takes;
+// lookup and best fit find the same locales here.
+func (p options) localeMatcher() {
+	p.str("localeMatcher", "best fit", `localeMatcher must be either "lookup" or "best fit"`, "lookup", "best fit")
+}

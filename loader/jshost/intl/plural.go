@@ -16,7 +16,7 @@ type pluralRules struct {
 func newPluralRules(vm *goja.Runtime, locales, optv goja.Value) *pluralRules {
 	loc := resolveLocale(vm, locales)
 	o := newOptions(vm, optv)
-	o.str("localeMatcher", "best fit", `localeMatcher must be either "lookup" or "best fit"`, "lookup", "best fit")
+	o.localeMatcher()
 	pr := &pluralRules{nf: &numberFormat{loc: loc, notation: "standard", style: "decimal"}}
 	pr.typ = o.str("type", "cardinal", `type must be "cardinal" or "ordinal"`, "cardinal", "ordinal")
 	pr.nf.digitOptions(vm, o, 0, 3)

@@ -18,7 +18,7 @@ type relativeTimeFormat struct {
 func newRelativeTimeFormat(vm *goja.Runtime, locales, optv goja.Value) *relativeTimeFormat {
 	loc := resolveLocale(vm, locales)
 	o := newOptions(vm, optv)
-	o.str("localeMatcher", "best fit", `localeMatcher must be either "lookup" or "best fit"`, "lookup", "best fit")
+	o.localeMatcher()
 	nfOpts := vm.NewObject()
 	if nu := o.get("numberingSystem"); !goja.IsUndefined(nu) {
 		_ = nfOpts.Set("numberingSystem", nu)

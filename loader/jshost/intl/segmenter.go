@@ -18,7 +18,7 @@ type segmenter struct {
 func newSegmenter(vm *goja.Runtime, locales, optv goja.Value) *segmenter {
 	loc := resolveLocale(vm, locales)
 	o := newOptions(vm, optv)
-	o.str("localeMatcher", "best fit", `localeMatcher must be either "lookup" or "best fit"`, "lookup", "best fit")
+	o.localeMatcher()
 	sg := &segmenter{loc: loc}
 	sg.granularity = o.str("granularity", "grapheme", `granularity must be either "grapheme", "word", or "sentence"`, "grapheme", "word", "sentence")
 	return sg
