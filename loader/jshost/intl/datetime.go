@@ -19,7 +19,8 @@ type dateTimeFormat struct {
 	zone                 string
 	location             *time.Location
 	hc                   string // the hour cycle, "" without an hour
-	hour12Set            bool
+	hour12Set            bool // hour12, hourCycle or -u-hc- chose the hour cycle
+	hourOption           bool // hour12 or hourCycle did
 	pattern              []token
 	dateStyle, timeStyle string
 	req                  map[string]string // the component options asked for
@@ -73,7 +74,7 @@ func newDateTimeFormat(vm *goja.Runtime, locales, optv goja.Value, required, def
 	if df.calendar == "gregorian" {
 		df.calendar = "gregory"
 	}
-	if df.calendar != "gregory" && df.calendar != "iso8601" {
+	if df.calendar != "gregory" { // iso8601 too: ICU writes it otherwise ("2024  2, 15:04")
 		panic(unsupported(vm, "Intl.DateTimeFormat calendar %q (of locale %s)", df.calendar, loc.name))
 	}
 	df.nu = o.str("numberingSystem", "", "")
@@ -139,7 +140,8 @@ func newDateTimeFormat(vm *goja.Runtime, locales, optv goja.Value, required, def
 	hasHour := df.req["hour"] != "" || df.timeStyle != ""
 	if hasHour {
 		df.hc = resolveHourCycle(dd, loc.ext["hc"], hour12, hourCycle)
-		df.hour12Set = hour12 != 0 || hourCycle != "" || loc.ext["hc"] != ""
+		df.hourOption = hour12 != 0 || hourCycle != ""
+		df.hour12Set = df.hourOption || loc.ext["hc"] != ""
 	}
 	var src string
 	if styled {
@@ -489,7 +491,19 @@ func (df *dateTimeFormat) gmt(off int, long bool) string {
 func (df *dateTimeFormat) resolvedOptions(vm *goja.Runtime) *goja.Object {
 	o := vm.NewObject()
 	set := func(k string, v any) { _ = o.Set(k, v) }
-	set("locale", df.loc.withNu(df.nu))
+	// The locale names the -u- keywords that were used: a keyword an
+	// option overrode is left out.
+	ca, hc, nu := "", "", ""
+	if df.loc.ext["ca"] == df.calendar {
+		ca = df.calendar
+	}
+	if df.loc.ext["hc"] != "" && df.loc.ext["hc"] == df.hc && !df.hourOption {
+		hc = df.hc
+	}
+	if df.loc.ext["nu"] == df.nu {
+		nu = df.nu
+	}
+	set("locale", withExtensions(df.loc.name, "ca", ca, "hc", hc, "nu", nu))
 	set("calendar", df.calendar)
 	set("numberingSystem", df.nu)
 	set("timeZone", df.zone)

@@ -188,7 +188,7 @@ func supportedValuesOf(vm *goja.Runtime, key string) []any {
 	var out []string
 	switch key {
 	case "calendar":
-		out = []string{"gregory", "iso8601"}
+		out = []string{"gregory"}
 	case "collation":
 		out = []string{"default"}
 	case "currency":

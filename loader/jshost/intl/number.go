@@ -98,7 +98,9 @@ func (nf *numberFormat) setNumberingSystem(vm *goja.Runtime) {
 		nf.nu = nf.loc.data.Num.Nu
 	}
 	nf.digits = nss[nf.nu]
-	if nf.nu != nf.loc.data.Num.Nu && (nf.nu == "arab" || nf.nu == "arabext") {
+	// Another numbering system has other symbols where the locale's is not
+	// latn, or where it is arab's: those are not recorded.
+	if def := nf.loc.data.Num.Nu; nf.nu != def && (def != "latn" || nf.nu == "arab" || nf.nu == "arabext") {
 		panic(unsupported(vm, "numberingSystem %q in %s", nf.nu, nf.loc.name)) // its own symbols, not recorded
 	}
 }

@@ -142,6 +142,14 @@ for (const l of ['en', 'de', 'fr', 'ja', 'es']) {
   add(`['USD', 'EUR', 'JPY'].map((c) => new Intl.DisplayNames(${q(l)}, { type: 'currency' }).of(c))`)
 }
 
+// Unicode extensions.
+for (const l of ['en-US-u-hc-h23', 'en-GB-u-hc-h12', 'ar-EG-u-nu-latn', 'de-u-nu-latn', 'en-u-ca-iso8601', 'en-US-u-nu-deva', 'hi-u-nu-deva', 'fr-u-hc-h11']) {
+  add(`new Intl.DateTimeFormat(${q(l)}, { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' }).format(${d1})`)
+  add(`new Intl.DateTimeFormat(${q(l)}, { timeZone: 'UTC', hour: 'numeric', minute: 'numeric' }).resolvedOptions()`)
+  add(`new Intl.NumberFormat(${q(l)}).format(-1234.5)`)
+  add(`new Intl.NumberFormat(${q(l)}).resolvedOptions().locale`)
+}
+
 // Segmenter.
 const texts = ['Hello, world! How are you?', 'e\u0301le\u0300ve 👩‍👩‍👧‍👦 🇩🇪 x', "Don't stop. Mr. Smith's 3.14 cats! Ok?", 'Ça va? Très bien.\nNext line', '']
 for (const t of texts) for (const granularity of ['grapheme', 'word', 'sentence']) {
