@@ -170,8 +170,9 @@ type numData struct {
 	Mg     int                 `json:"mg"`
 	Styles map[string]signTmpl `json:"styles"`
 	Cur    map[string]curData  `json:"cur"`
-	// Compact: style, magnitude, plural category: [divisor exponent, pattern].
-	Compact map[string]map[string]map[string][2]json.RawMessage `json:"compact"`
+	// Compact: style, magnitude, plural category: [divisor exponent,
+	// pattern, negative pattern].
+	Compact map[string]map[string]map[string][]json.RawMessage `json:"compact"`
 	// Units: unit, display, plural category.
 	Units map[string]map[string]map[string]tmpl `json:"units"`
 	Cats  []string                              `json:"cats"`
@@ -182,6 +183,9 @@ type signTmpl struct {
 	Neg  tmpl   `json:"neg"`
 	Plus tmpl   `json:"plus"`
 	G    [2]int `json:"g"` // the pattern's group sizes (en-IN's accounting groups by 3)
+	// Dec and Grp are the pattern's symbols (de-AT groups currency by ".").
+	Dec string `json:"dec"`
+	Grp string `json:"grp"`
 }
 
 type curData struct {

@@ -19,8 +19,10 @@ type dateTimeFormat struct {
 	zone                 string
 	location             *time.Location
 	hc                   string // the hour cycle, "" without an hour
-	hour12Set            bool // hour12, hourCycle or -u-hc- chose the hour cycle
-	hourOption           bool // hour12 or hourCycle did
+	hour12Set            bool   // hour12, hourCycle or -u-hc- chose the hour cycle
+	hourOption           bool   // hour12 or hourCycle did
+	monthAsIs            bool   // the pattern is ICU's for a 2-digit month: its width stays
+	minuteAsIs           bool   // and for a 2-digit minute
 	pattern              []token
 	dateStyle, timeStyle string
 	req                  map[string]string // the component options asked for
@@ -229,6 +231,14 @@ func (df *dateTimeFormat) componentPattern(vm *goja.Runtime, dd *dtfData) (strin
 	month := map[string]string{"numeric": "n", "2-digit": "n", "long": "l", "short": "s", "narrow": "r"}
 	num := map[string]string{"numeric": "y", "2-digit": "y"}
 	dk := key(r["weekday"], width) + key(r["year"], num) + key(r["month"], month) + key(r["day"], map[string]string{"numeric": "d", "2-digit": "d"}) + key(r["era"], width)
+	if r["month"] == "2-digit" {
+		// ICU may pick another pattern for a 2-digit month (vi "tháng 07,
+		// 2024"); the data has those where gen.js recorded them.
+		if n := dk[:2] + "N" + dk[3:]; hasDateKey(dd, n) {
+			dk = n
+			df.monthAsIs = true
+		}
+	}
 	if r["era"] != "" && r["year"] == "" {
 		panic(unsupported(vm, "Intl.DateTimeFormat era without year"))
 	}
@@ -238,6 +248,13 @@ func (df *dateTimeFormat) componentPattern(vm *goja.Runtime, dd *dtfData) (strin
 		if df.hc == "h11" || df.hc == "h12" {
 			h = "1"
 		}
+		// The locale's own hour cycle has patterns of its own (bg "11:08"
+		// but "11:08 ч." with hour12: false).
+		if !df.hour12Set {
+			if _, ok := dd.T["j---"]; ok {
+				h = "j"
+			}
+		}
 	}
 	z := "-"
 	if tzn := r["timeZoneName"]; tzn != "" {
@@ -246,7 +263,11 @@ func (df *dateTimeFormat) componentPattern(vm *goja.Runtime, dd *dtfData) (strin
 			z = "l"
 		}
 	}
-	tk := h + key(r["minute"], map[string]string{"numeric": "m", "2-digit": "m"}) + key(r["second"], map[string]string{"numeric": "s", "2-digit": "s"}) + z
+	m := key(r["minute"], map[string]string{"numeric": "m", "2-digit": "m"})
+	if _, ok := dd.T["-M--"]; ok && r["minute"] == "2-digit" {
+		m, df.minuteAsIs = "M", true // ICU's pattern for a 2-digit minute (bg "0:00", not "00:00 ч.")
+	}
+	tk := h + m + key(r["second"], map[string]string{"numeric": "s", "2-digit": "s"}) + z
 	switch {
 	case tk == "----":
 		p, ok := dd.D[dk]
@@ -271,6 +292,11 @@ func (df *dateTimeFormat) componentPattern(vm *goja.Runtime, dd *dtfData) (strin
 		return t + g[1:] + d, true
 	}
 	return d + g[1:] + t, true
+}
+
+func hasDateKey(dd *dtfData, k string) bool {
+	_, ok := dd.D[k]
+	return ok
 }
 
 func parsePattern(s string) []token {
@@ -303,7 +329,7 @@ func parsePattern(s string) []token {
 func (df *dateTimeFormat) widen() {
 	two := map[string]string{"y": "year", "M": "month", "d": "day", "h": "hour", "m": "minute", "s": "second"}
 	for i, t := range df.pattern {
-		if opt, ok := two[t.field]; ok && df.req[opt] == "2-digit" {
+		if opt, ok := two[t.field]; ok && df.req[opt] == "2-digit" && !(opt == "month" && df.monthAsIs) && !(opt == "minute" && df.minuteAsIs) {
 			df.pattern[i].field = t.field + t.field
 		}
 	}

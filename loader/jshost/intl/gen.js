@@ -56,8 +56,8 @@ function grouping(f) {
 }
 
 // samples are a number of each plural category of the locale.
-function samples(loc) {
-  const pr = new Intl.PluralRules(loc)
+function samples(loc, digits = {}) {
+  const pr = new Intl.PluralRules(loc, digits)
   const out = {}
   for (let i = 0; i <= 1000; i++) {
     const c = pr.select(i)
@@ -66,6 +66,10 @@ function samples(loc) {
   for (let i = 0; i <= 100; i++) {
     const c = pr.select(i + 0.5)
     if (!(c in out)) out[c] = i + 0.5
+  }
+  for (const n of [0.01, 0.1, 0.21, 1.01, 1.1, 0.02, 0.03, 0.05, 0.2, 1.2, 1.21, 2.1, 0.11, 0.12]) { // f's own categories (hr 0.21 is "one")
+    const c = pr.select(n)
+    if (!(c in out)) out[c] = n
   }
   return out
 }
@@ -100,25 +104,40 @@ function numbers(loc) {
     const f = new Intl.NumberFormat(loc, o)
     const fa = new Intl.NumberFormat(loc, { ...o, signDisplay: 'always' })
     const rep = { currency: '¤' }
-    return { pos: template(f.formatToParts(1234.5), rep), neg: template(f.formatToParts(-1234.5), rep), plus: template(fa.formatToParts(1234.5), rep), g: grouping(f) }
+    // The pattern's own symbols: currency patterns may have others (de-AT
+    // groups currency with ".", fr-CH's currency decimal is ".").
+    const big = f.formatToParts(-1234567.5)
+    return {
+      pos: template(f.formatToParts(1234.5), rep), neg: template(f.formatToParts(-1234.5), rep), plus: template(fa.formatToParts(1234.5), rep), g: grouping(f),
+      dec: big.find((p) => p.type === 'decimal')?.value, grp: big.find((p) => p.type === 'group')?.value,
+    }
   }
   styles.decimal = tmpl3({})
   styles.percent = tmpl3({ style: 'percent' })
   // The currency pattern from a currency whose symbol is a symbol at both
   // ends, so the spacing ICU puts next to letters is not taken for the
   // pattern's.
-  let sampleCur = CURRENCIES.find((c) => {
+  // XXX (no currency) shows ¤ in most locales: the plain pattern, not one
+  // CLDR keeps for a currency (en-150 writes -€5.00 but -5.00 US$).
+  const xxx = sym('currency', new Intl.NumberFormat(loc, { style: 'currency', currency: 'XXX' }).formatToParts(1))
+  let sampleCur = xxx === '¤' ? 'XXX' : CURRENCIES.find((c) => {
     const v = sym('currency', new Intl.NumberFormat(loc, { style: 'currency', currency: c }).formatToParts(1))
     return /^\p{S}/u.test(v) && /\p{S}$/u.test(v)
   }) ?? 'USD'
   styles.currency = tmpl3({ style: 'currency', currency: sampleCur })
   styles.accounting = tmpl3({ style: 'currency', currency: sampleCur, currencySign: 'accounting' })
+  // CLDR's alphaNextToNumber patterns: what a symbol with a letter next to
+  // the number takes (en-150: -5.00 US$ but -€5.00), ICU's spacing in.
+  styles.currencyAlpha = tmpl3({ style: 'currency', currency: 'XXX', currencyDisplay: 'code' })
+  styles.accountingAlpha = tmpl3({ style: 'currency', currency: 'XXX', currencyDisplay: 'code', currencySign: 'accounting' })
   const cats = samples(loc)
   const cur = {}
   for (const c of CURRENCIES) {
     const one = (o) => sym('currency', new Intl.NumberFormat(loc, { style: 'currency', currency: c, ...o }).formatToParts(1))
     const names = {}, negNames = {}
-    for (const [cat, n] of Object.entries(cats)) {
+    // The samples as the currency shows them (1.00 is not "one" in hr).
+    const digits = new Intl.NumberFormat(loc, { style: 'currency', currency: c }).resolvedOptions().maximumFractionDigits
+    for (const [cat, n] of Object.entries(samples(loc, { minimumFractionDigits: digits, maximumFractionDigits: digits }))) {
       const f = new Intl.NumberFormat(loc, { style: 'currency', currency: c, currencyDisplay: 'name' })
       names[cat] = template(f.formatToParts(n))
       negNames[cat] = template(f.formatToParts(-n))
@@ -134,7 +153,10 @@ function numbers(loc) {
         const v = n * 10 ** m
         const ps = new Intl.NumberFormat(loc, { notation: 'compact', compactDisplay: style, maximumFractionDigits: 3 }).formatToParts(v)
         const shown = numberValue(ps, numberingSystems[nu])
-        byCat[cat] = [Math.round(Math.log10(v / shown)), template(ps)]
+        // The negative form too: where the sign goes is the pattern's (he
+        // "‎-‏1.2 מיליון", sw "milioni -9.9").
+        const neg = new Intl.NumberFormat(loc, { notation: 'compact', compactDisplay: style, maximumFractionDigits: 3 }).formatToParts(-v)
+        byCat[cat] = [Math.round(Math.log10(v / shown)), template(ps), template(neg)]
       }
       const one = new Intl.NumberFormat(loc, { notation: 'compact', compactDisplay: style }).formatToParts(10 ** m)
       const t1 = template(one)
@@ -204,11 +226,12 @@ function lists(loc) {
   return out
 }
 
-// Dates. A date key is weekday (- l s n), year (- y), month (- n l s r),
-// day (- d) and era (- l s n, only with a year); a time key is hour (- 1 for 12-hour, 2 for 23-hour),
-// minute (- m), second (- s) and zone name (- s l).
+// Dates. A date key is weekday (- l s n), year (- y), month (- n N l s r: N is 2-digit),
+// day (- d) and era (- l s n, only with a year); a time key is hour (- 1 for 12-hour, 2 for 23-hour, j
+// for the locale's own: ICU's patterns differ, bg "11:08 ч." and "11:08"),
+// minute (- m M: M is 2-digit), second (- s) and zone name (- s l).
 const W = { '-': undefined, l: 'long', s: 'short', n: 'narrow' }
-const Mo = { '-': undefined, n: 'numeric', l: 'long', s: 'short', r: 'narrow' }
+const Mo = { '-': undefined, n: 'numeric', N: '2-digit', l: 'long', s: 'short', r: 'narrow' }
 const Z = { '-': undefined, s: 'short', l: 'long' }
 
 function dateOptions(key) {
@@ -223,17 +246,19 @@ function dateOptions(key) {
 
 function timeOptions(key) {
   const o = {}
-  if (key[0] !== '-') { o.hour = 'numeric'; o.hour12 = key[0] === '1' }
+  if (key[0] !== '-') o.hour = 'numeric'
+  if (key[0] === '1' || key[0] === '2') o.hour12 = key[0] === '1'
   if (key[1] === 'm') o.minute = 'numeric'
+  if (key[1] === 'M') o.minute = '2-digit' // bg: "0:00", but "00:00 ч." for numeric
   if (key[2] === 's') o.second = 'numeric'
   if (Z[key[3]]) o.timeZoneName = Z[key[3]]
   return o
 }
 
 const dateKeys = []
-for (const w of '-lsn') for (const y of '-y') for (const m of '-nlsr') for (const d of '-d') for (const g of y === 'y' ? '-lsn' : '-') if (w + y + m + d !== '----') dateKeys.push(w + y + m + d + g)
+for (const w of '-lsn') for (const y of '-y') for (const m of '-nNlsr') for (const d of '-d') for (const g of y === 'y' ? '-lsn' : '-') if (w + y + m + d !== '----') dateKeys.push(w + y + m + d + g)
 const timeKeys = []
-for (const h of '-12') for (const m of '-m') for (const s of '-s') for (const z of '-sl') if (h + m + s + z !== '----') timeKeys.push(h + m + s + z)
+for (const h of '-12j') for (const m of '-mM') for (const s of '-s') for (const z of '-sl') if (h + m + s + z !== '----') timeKeys.push(h + m + s + z)
 
 function dates(loc, num) {
   const base = new Intl.DateTimeFormat(loc, { timeZone: 'UTC' }).resolvedOptions()

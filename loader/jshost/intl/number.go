@@ -318,8 +318,8 @@ func (nf *numberFormat) formatDecimal(vm *goja.Runtime, x decimal) []part {
 	if nf.style == "percent" {
 		x = x.shift(2)
 	}
-	var inner []part // the number without its sign
-	var wrap tmpl    // compact pattern around it
+	var inner []part       // the number without its sign
+	var wrap, wrapNeg tmpl // compact pattern around it, and its negative form
 	exponent := 0
 	sci := false
 	var rounded decimal
@@ -331,7 +331,7 @@ func (nf *numberFormat) formatDecimal(vm *goja.Runtime, x decimal) []part {
 		inner = []part{{"infinity", num.Inf}}
 	default:
 		if nf.notation == "compact" {
-			x, wrap = nf.compact(x)
+			x, wrap, wrapNeg = nf.compact(x)
 		} else if nf.notation == "scientific" || nf.notation == "engineering" {
 			sci = true
 			x, exponent = nf.scientific(x)
@@ -353,11 +353,17 @@ func (nf *numberFormat) formatDecimal(vm *goja.Runtime, x decimal) []part {
 			inner = append(inner, part{"exponentInteger", localize(strconv.Itoa(exponent), nf.digits)})
 		}
 	}
-	if wrap != nil {
-		inner = substitute(wrap, inner)
-	}
 	zero := x.nan || !x.inf && rounded.isZero()
 	signed := nf.signTemplate(x.neg, zero)
+	if wrap != nil {
+		if nf.style == "decimal" {
+			if signed == signMinus && wrapNeg != nil { // the sign where the pattern puts it
+				return substitute(wrapNeg, inner)
+			}
+			return substitute(wrap, substitute(signed.pick(num.Styles["decimal"]), inner))
+		}
+		inner = substitute(wrap, inner)
+	}
 	switch {
 	case nf.style == "unit":
 		u := pickCat(num.Units[nf.unit][nf.unitDisplay], cat)
@@ -372,7 +378,13 @@ func (nf *numberFormat) formatDecimal(vm *goja.Runtime, x decimal) []part {
 		}
 		return substitute(pickCat(c.Names, cat), substitute(signed.pick(num.Styles["decimal"]), inner))
 	case nf.style == "currency":
-		return nf.withCurrency(substitute(signed.pick(num.Styles[nf.styleKey()]), inner))
+		sym := nf.currencySymbol()
+		t := signed.pick(num.Styles[nf.styleKey()])
+		if alpha, ok := num.Styles[nf.styleKey()+"Alpha"]; ok && !x.nan && !x.inf && letterNextToNumber(t, sym) {
+			// CLDR's alphaNextToNumber pattern, ICU's spacing in it.
+			return nf.withCurrency(substitute(signed.pick(alpha), inner), sym, false)
+		}
+		return nf.withCurrency(substitute(t, inner), sym, true)
 	}
 	return substitute(signed.pick(num.Styles[nf.style]), inner)
 }
@@ -459,16 +471,24 @@ func pickCat(m map[string]tmpl, cat string) tmpl {
 // numberParts are the integer (grouped), decimal and fraction parts.
 func (nf *numberFormat) numberParts(in, fr string) []part {
 	num := nf.loc.data.Num
+	dec, grp := num.Dec, num.Grp
+	key := nf.styleKey()
+	if nf.style == "currency" {
+		key = "currency" // names and accounting too
+	}
+	if st := num.Styles[key]; st.Dec != "" {
+		dec, grp = st.Dec, st.Grp
+	}
 	var out []part
 	groups := nf.group(in)
 	for i, g := range groups {
 		if i > 0 {
-			out = append(out, part{"group", num.Grp})
+			out = append(out, part{"group", grp})
 		}
 		out = append(out, part{"integer", localize(g, nf.digits)})
 	}
 	if fr != "" {
-		out = append(out, part{"decimal", num.Dec}, part{"fraction", localize(fr, nf.digits)})
+		out = append(out, part{"decimal", dec}, part{"fraction", localize(fr, nf.digits)})
 	}
 	return out
 }
@@ -530,16 +550,16 @@ func formName(f plural.Form) string {
 // compact scales x by the locale's compact pattern for its magnitude and
 // answers the pattern; a rounding that carries into the next magnitude
 // takes that magnitude's pattern (999999 is 1M, not 1000K).
-func (nf *numberFormat) compact(x decimal) (decimal, tmpl) {
+func (nf *numberFormat) compact(x decimal) (decimal, tmpl, tmpl) {
 	table := nf.loc.data.Num.Compact[nf.compactDisplay]
 	mag := x.magnitude()
 	for range 2 {
 		if x.isZero() || mag < 3 {
-			return x, nil
+			return x, nil, nil
 		}
 		m := min(mag, 15)
 		entry := table[strconv.Itoa(m)]
-		div, t := compactEntry(entry, "other")
+		div, t, neg := compactEntry(entry, "other")
 		scaled := x.shift(-div)
 		r, _ := nf.round(scaled)
 		if r.magnitude()+div > mag && mag < 15 {
@@ -552,23 +572,37 @@ func (nf *numberFormat) compact(x decimal) (decimal, tmpl) {
 			cat = "=1" // CLDR's form for exactly 1 (fr "mille")
 		}
 		if _, ok := entry[cat]; ok {
-			div, t = compactEntry(entry, cat)
+			div, t, neg = compactEntry(entry, cat)
 		}
-		return x.shift(-div), t
+		return x.shift(-div), t, neg
 	}
-	return x, nil
+	return x, nil, nil
 }
 
-func compactEntry(entry map[string][2]json.RawMessage, cat string) (int, tmpl) {
+func compactEntry(entry map[string][]json.RawMessage, cat string) (int, tmpl, tmpl) {
 	e, ok := entry[cat]
 	if !ok {
-		e = entry["other"]
+		e, ok = entry["other"]
+	}
+	if !ok { // no sample of "other" in [1, 10) (ro): the divisor is the same in every form
+		for k, v := range entry {
+			if k != "=1" {
+				e = v
+				break
+			}
+		}
 	}
 	var div int
-	var t tmpl
+	var t, neg tmpl
+	if len(e) < 2 {
+		return 0, nil, nil
+	}
 	_ = json.Unmarshal(e[0], &div)
 	_ = json.Unmarshal(e[1], &t)
-	return div, t
+	if len(e) > 2 {
+		_ = json.Unmarshal(e[2], &neg)
+	}
+	return div, t, neg
 }
 
 // scientific is x's mantissa and exponent (a multiple of 3 for
@@ -608,11 +642,13 @@ func (nf *numberFormat) currencySymbol() string {
 // withCurrency puts the symbol in the pattern's currency part, with the
 // space ICU inserts between digits and a symbol that ends in a letter
 // (CLDR currencySpacing).
-func (nf *numberFormat) withCurrency(ps []part) []part {
-	sym := nf.currencySymbol()
+func (nf *numberFormat) withCurrency(ps []part, sym string, spacing bool) []part {
 	out := make([]part, 0, len(ps)+1)
 	for i, p := range ps {
-		if p.typ != "currency" {
+		if p.typ != "currency" || !spacing {
+			if p.typ == "currency" {
+				p.value = sym
+			}
 			out = append(out, p)
 			continue
 		}
@@ -634,6 +670,25 @@ func (nf *numberFormat) withCurrency(ps []part) []part {
 		out = append(out, p)
 	}
 	return out
+}
+
+// letterNextToNumber tells whether sym, put in t, has a letter next to
+// the number.
+func letterNextToNumber(t tmpl, sym string) bool {
+	for i, p := range t {
+		if p[0] != "currency" {
+			continue
+		}
+		if i+1 < len(t) && t[i+1][0] == "N" {
+			r, _ := utf8.DecodeLastRuneInString(sym)
+			return needsSpacing(r)
+		}
+		if i > 0 && t[i-1][0] == "N" {
+			r, _ := utf8.DecodeRuneInString(sym)
+			return needsSpacing(r)
+		}
+	}
+	return false
 }
 
 // startsWithDigit and endsWithDigit are CLDR currencySpacing's

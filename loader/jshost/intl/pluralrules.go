@@ -36,6 +36,32 @@ func cardinal(tag language.Tag, in, fr string) string {
 			return "two"
 		}
 		return "other"
+	case "mr":
+		if in == "1" && f == 0 {
+			return "one"
+		}
+		return "other"
+	case "is":
+		if t == 0 && i%10 == 1 && i%100 != 11 || t%10 == 1 && t%100 != 11 {
+			return "one"
+		}
+		return "other"
+	case "mk":
+		if v == 0 && i%10 == 1 && i%100 != 11 || f%10 == 1 && f%100 != 11 {
+			return "one"
+		}
+		return "other"
+	case "lt":
+		teen := i%100 >= 11 && i%100 <= 19
+		switch {
+		case f != 0:
+			return "many"
+		case i%10 == 1 && !teen:
+			return "one"
+		case i%10 >= 2 && !teen:
+			return "few"
+		}
+		return "other"
 	}
 	return formName(plural.Cardinal.MatchPlural(tag, i, v, w, f, t))
 }

@@ -142,6 +142,24 @@ for (const l of ['en', 'de', 'fr', 'ja', 'es']) {
   add(`['USD', 'EUR', 'JPY'].map((c) => new Intl.DisplayNames(${q(l)}, { type: 'currency' }).of(c))`)
 }
 
+// A sweep over more locales and option combinations.
+const sweepLocales = ['nb', 'fi', 'da', 'cs', 'sk', 'hu', 'ro', 'bg', 'el', 'uk', 'hr', 'sr', 'sl', 'lt', 'lv', 'et', 'ca', 'eu', 'gl', 'vi',
+  'id', 'ms', 'fil', 'sw', 'bn', 'ta', 'te', 'mr', 'ur', 'fa', 'zh-HK', 'zh-Hant', 'ko', 'ka', 'hy', 'az', 'kk', 'uz', 'af', 'is', 'ga', 'cy', 'mk', 'sq', 'ne', 'si', 'km', 'am', 'zu', 'es-419', 'pt-PT', 'en-AU', 'en-150', 'de-AT', 'it-CH', 'fr-CH', 'nl-BE']
+const sweepDates = [
+  { weekday: 'long', day: 'numeric', month: 'long' }, { year: 'numeric', month: 'long', day: 'numeric' }, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' },
+  { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }, { hour: 'numeric', minute: 'numeric', hour12: true },
+  { hour: 'numeric', minute: 'numeric', second: 'numeric', hour12: false }, { year: 'numeric', month: '2-digit' }, { month: 'narrow' }, { weekday: 'narrow' },
+  { dateStyle: 'long', timeStyle: 'medium' }, { dateStyle: 'full' }, { timeStyle: 'full' }, { era: 'long', year: 'numeric', month: 'long', day: 'numeric' },
+  { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', timeZoneName: 'short' },
+]
+for (const l of sweepLocales) {
+  for (const o of sweepDates) add(`new Intl.DateTimeFormat(${q(l)}, ${q({ ...o, timeZone: 'Europe/Paris' })}).format(${d2})`)
+  for (const o of numOptions.slice(0, 24)) add(`new Intl.NumberFormat(${q(l)}, ${q(o)}).format(-9876543.21)`)
+  add(`[[-3, 'day'], [2, 'week'], [1, 'month'], [-1, 'year']].map(([v, u]) => new Intl.RelativeTimeFormat(${q(l)}, { numeric: 'auto' }).format(v, u))`)
+  add(`new Intl.ListFormat(${q(l)}).format(['a', 'b', 'c'])`)
+  add(`[0, 1, 2, 5, 11, 1.5].map((n) => new Intl.PluralRules(${q(l)}).select(n))`)
+}
+
 // Unicode extensions.
 for (const l of ['en-US-u-hc-h23', 'en-GB-u-hc-h12', 'ar-EG-u-nu-latn', 'de-u-nu-latn', 'en-u-ca-iso8601', 'en-US-u-nu-deva', 'hi-u-nu-deva', 'fr-u-hc-h11']) {
   add(`new Intl.DateTimeFormat(${q(l)}, { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'short' }).format(${d1})`)
