@@ -145,7 +145,8 @@ func (e *Executor) hostOptions() jshost.Options {
 	pol.DenyDial = append(slices.Clone(pol.DenyDial), e.addr)
 	pol.HideValues = append(slices.Clone(pol.HideValues), e.cfg.Server.Token)
 	return jshost.Options{Bundler: e.bundler, Logger: e.cfg.Logger, DefaultTimeout: e.cfg.DefaultTimeout,
-		TempDir: os.TempDir(), Directory: e.cfg.Workspace, Policy: pol, MaxMemory: e.cfg.MaxMemory, CallMemory: e.cfg.CallMemory}
+		TempDir: os.TempDir(), Directory: e.cfg.Workspace, Policy: pol, MaxMemory: e.cfg.MaxMemory, CallMemory: e.cfg.CallMemory,
+		Launcher: e.cfg.Launcher}
 }
 
 // converge makes the release d points at the served one. A pointer that

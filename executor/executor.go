@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/beeuni/beeuni/internal/launch"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -70,7 +71,10 @@ type Config struct {
 	// MaxMemory and CallMemory bound the JS heaps (--max-memory,
 	// --call-memory); 0 is jshost's default.
 	MaxMemory, CallMemory uint64
-	ReportEvery           time.Duration
+	// Launcher starts the processes tools ask for, confined (the beeuni
+	// binary itself); nil: tools may start none.
+	Launcher    *launch.Launcher
+	ReportEvery time.Duration
 	// CacheMax bounds the content cache in bytes (--cache-max; 0:
 	// DefaultCacheMax), CacheKeep is how many releases before the current
 	// one keep their content for replay (0: DefaultCacheKeep; negative:
@@ -157,6 +161,11 @@ func NewExecutor(cfg Config) (*Executor, error) {
 		cfg.CacheKeep = DefaultCacheKeep
 	case cfg.CacheKeep < 0:
 		cfg.CacheKeep = 0
+	}
+	if cfg.Launcher != nil {
+		if err := cfg.Launcher.Check(); err != nil {
+			cfg.Logger.Warn("tools may not start processes: they could not be confined", "error", err)
+		}
 	}
 	if err := events.CheckProject(cfg.Project); err != nil {
 		return nil, fmt.Errorf("new executor: %w (pass --project)", err)

@@ -93,7 +93,7 @@ func (a *app) toolsCall(ctx context.Context, args []string) int {
 	// The tool's console output is shown; the load-failure record is not,
 	// since the failure is printed below as the command's error.
 	logger := slog.New(dropMessage{slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}), loadFailedMsg})
-	set := jshost.Load(ctx, spec, jshost.Options{Root: root, Logger: logger, Bundler: bundle.New(nil), Policy: localPolicy(root)})
+	set := jshost.Load(ctx, spec, jshost.Options{Root: root, Logger: logger, Bundler: bundle.New(nil), Policy: localPolicy(root), Launcher: selfLauncher()})
 	defer set.Close()
 	for _, f := range set.Failures() {
 		a.errorf(nil, "%s", notLoadedText(h, name))

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/beeuni/beeuni/internal/launch"
 )
 
 // goRunCommand is how to run beeuni from its module root with Go alone.
@@ -99,4 +101,15 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// selfLauncher is the launcher of the processes tools start: this binary
+// run as `beeuni internal launch`; nil (tools start none) when the
+// executable cannot be found.
+func selfLauncher() *launch.Launcher {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	return &launch.Launcher{Path: exe}
 }

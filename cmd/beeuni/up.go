@@ -142,7 +142,8 @@ func (a *app) up(ctx context.Context, args []string) int {
 	ex, err := executor.NewExecutor(executor.Config{ID: "local", Project: name, DataDir: filepath.Join(dataDir, "executor"),
 		Workspace: repoDir, Harness: h, OpencodeDir: ef.opencodeFolder(repoDir), TrustKey: key.Public().(ed25519.PublicKey), Bus: bus, DefaultTimeout: ef.timeout, Logger: log,
 		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory), CacheMax: uint64(ef.cacheMax),
-		Server: ef.server.apply(executor.Options{Addr: *listen, Listener: ln, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg})})
+		Launcher: selfLauncher(),
+		Server:   ef.server.apply(executor.Options{Addr: *listen, Listener: ln, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg})})
 	if err != nil {
 		ln.Close()
 		a.errorf(nil, "%v", err)

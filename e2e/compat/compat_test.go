@@ -38,7 +38,10 @@ type result struct {
 	bun     *answer // nil when Bun did not run
 	node    *answer // nil when Node did not run
 	golden  *answer // golden/<case>.txt, nil when missing
-	ref     answer  // what beeuni is measured against: live Bun, else the golden
+	// nodeGolden is golden/<case>.node.txt, for a case whose reference is
+	// Node (testCase.NodeRef); nil when missing.
+	nodeGolden *answer
+	ref        answer // what beeuni is measured against: live Bun (Node), else the golden
 	verdict verdict
 	took    time.Duration // the case's wall time, all runtimes
 }
@@ -152,6 +155,19 @@ func (r *run) runCase(ctx context.Context, c *testCase) result {
 		res.skipped = err.Error()
 		return res
 	}
+	if c.NodeRef != "" {
+		if data, err := os.ReadFile(filepath.Join("golden", c.Name+".node.txt")); err == nil {
+			g := parseGolden(string(data))
+			res.nodeGolden = &g
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			res.skipped = err.Error()
+			return res
+		}
+		if r.inst == nil && res.nodeGolden == nil {
+			res.skipped = "no Node golden yet and no live Node"
+			return res
+		}
+	}
 	if len(c.Packages) > 0 && r.inst == nil {
 		res.skipped = "needs npm packages"
 		return res
@@ -195,6 +211,10 @@ func (r *run) runCase(ctx context.Context, c *testCase) result {
 		}
 	}
 	switch {
+	case c.NodeRef != "" && res.node != nil:
+		res.ref = *res.node
+	case c.NodeRef != "":
+		res.ref = *res.nodeGolden
 	case res.bun != nil:
 		res.ref = *res.bun
 	default:
@@ -252,14 +272,26 @@ func check(t *testing.T, res *result, expected map[string]expectation) {
 			t.Errorf("%s: golden/%s.txt is stale, Bun now answers otherwise: run go test ./e2e/compat -update\n%s", c.Name, c.Name, firstDifference(*res.golden, *res.bun))
 		}
 	}
+	if res.node != nil && c.NodeRef != "" {
+		switch {
+		case *update:
+			if err := os.WriteFile(filepath.Join("golden", c.Name+".node.txt"), []byte(res.node.goldenText()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		case res.nodeGolden == nil:
+			t.Errorf("%s: golden/%s.node.txt is missing: run go test ./e2e/compat -update", c.Name, c.Name)
+		case *res.nodeGolden != *res.node:
+			t.Errorf("%s: golden/%s.node.txt is stale, Node now answers otherwise: run go test ./e2e/compat -update\n%s", c.Name, c.Name, firstDifference(*res.nodeGolden, *res.node))
+		}
+	}
 	if !ok {
 		return
 	}
 	switch {
 	case exp.match() && res.verdict != verdictMatch:
-		t.Errorf("%s: beeuni no longer prints what Bun prints (%s)\n%s", c.Name, res.verdict, firstDifference(res.ref, res.beeuni))
+		t.Errorf("%s: beeuni no longer prints what %s prints (%s)\n%s", c.Name, c.reference(), res.verdict, firstDifference(res.ref, res.beeuni))
 	case !exp.match() && res.verdict == verdictMatch:
-		t.Errorf("%s: beeuni now prints what Bun prints: update expected.json to \"match\" (it said %q)", c.Name, exp)
+		t.Errorf("%s: beeuni now prints what %s prints: update expected.json to \"match\" (it said %q)", c.Name, c.reference(), exp)
 	case exp.refusal() && res.verdict == verdictWrong:
 		// A clear refusal that became a silent wrong answer is worse.
 		t.Errorf("%s: beeuni now answers silently wrong where it refused (expected.json: %q)\n%s", c.Name, exp, firstDifference(res.ref, res.beeuni))

@@ -26,6 +26,11 @@ type testCase struct {
 	Packages []string          `json:"packages"` // top-level packages the case needs from the shared install
 	Env      map[string]string `json:"env"`      // extra environment for every runtime
 	BunOnly  bool              `json:"bunOnly"`  // Bun-specific: Node is not asked
+	// NodeRef, when set, says why Node is the reference instead of Bun: an
+	// API that is not Bun's own where Bun parts from Node and the standard
+	// (SPEC 11: "Node where the module is not Bun-specific").
+	// golden/<name>.node.txt holds Node's answer.
+	NodeRef string `json:"nodeReference"`
 	Origin   *origin           `json:"origin"`   // real modules: where they came from
 	Note     string            `json:"note"`     // what the case exercises
 }
@@ -88,6 +93,8 @@ func (c *testCase) check() error {
 		return fmt.Errorf("tool %q must be snake_case", c.Tool)
 	case c.Form != "beeuni" && c.Form != "opencode":
 		return fmt.Errorf("form must be beeuni or opencode")
+	case c.NodeRef != "" && (c.BunOnly || c.Category == "bun"):
+		return fmt.Errorf("nodeReference is for APIs that are not Bun's own, not a Bun case")
 	case c.Category == "real" && (c.Origin == nil || c.Origin.Repo == "" || c.Origin.Commit == "" || c.Origin.License == ""):
 		return fmt.Errorf("a real module needs its origin: repo, path, commit, license")
 	}
@@ -145,4 +152,12 @@ func loadExpected(tb testing.TB) map[string]expectation {
 		}
 	}
 	return m
+}
+
+// reference names the runtime a case's answer is measured against.
+func (c *testCase) reference() string {
+	if c.NodeRef != "" {
+		return "Node"
+	}
+	return "Bun"
 }

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -33,8 +34,14 @@ type Policy struct {
 	// Read lists files and folders the process may read (and execute).
 	Read []string `json:"read,omitempty"`
 	// Write lists folders the process may read, create, change, rename
-	// inside and delete in.
+	// inside and delete in (and files it may read and change).
 	Write []string `json:"write,omitempty"`
+	// List lists folders the process may list (names only, and below)
+	// without reading what they hold: Landlock's read_dir.
+	List []string `json:"list,omitempty"`
+	// WriteFiles lists files (not folders) the process may read and
+	// write: the devices programs write to (/dev/null).
+	WriteFiles []string `json:"write_files,omitempty"`
 	// ConnectTCP lists the TCP ports the process may connect to; none by
 	// default. Binding a TCP port is never allowed. Without AllowNetwork
 	// the process may create no socket but Unix ones and plain TCP ones
@@ -129,7 +136,7 @@ func Apply(p Policy) error {
 	if err := p.Check(); err != nil {
 		return err
 	}
-	for _, path := range append(append([]string(nil), p.Read...), p.Write...) {
+	for _, path := range slices.Concat(p.Read, p.Write, p.WriteFiles, p.List) {
 		if len(path) == 0 || path[0] != '/' {
 			return fmt.Errorf("confine: %q is not an absolute path", path)
 		}
@@ -147,8 +154,13 @@ func Apply(p Policy) error {
 		// kernel restricts more (UDP from ABI 10).
 		cfg = landlock.V11.BestEffort()
 	}
-	rules := []landlock.Rule{landlock.RODirs(p.Read...).IgnoreIfMissing(),
-		landlock.RWDirs(p.Write...).WithRefer().IgnoreIfMissing()}
+	readDirs, readFiles := byKind(p.Read)
+	writeDirs, writeFiles := byKind(p.Write)
+	rules := []landlock.Rule{landlock.RODirs(readDirs...).IgnoreIfMissing(),
+		landlock.ROFiles(readFiles...).IgnoreIfMissing(),
+		landlock.RWDirs(writeDirs...).WithRefer().IgnoreIfMissing(),
+		landlock.RWFiles(append(writeFiles, p.WriteFiles...)...).IgnoreIfMissing(),
+		landlock.PathAccess(llsys.AccessFSReadDir, p.List...).IgnoreIfMissing()}
 	if p.AllowNetwork {
 		cfg.HandledAccessNet = 0
 	}
@@ -162,6 +174,20 @@ func Apply(p Policy) error {
 		return filterSockets(len(p.ConnectTCP) > 0)
 	}
 	return nil
+}
+
+// byKind splits paths into folders and other files (Landlock refuses a
+// folder's rights on a file); a missing path counts as a folder, which
+// the rules skip.
+func byKind(paths []string) (dirs, files []string) {
+	for _, path := range paths {
+		if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+			files = append(files, path)
+			continue
+		}
+		dirs = append(dirs, path)
+	}
+	return dirs, files
 }
 
 // Exec applies p, then replaces the process with the program at path

@@ -60,7 +60,8 @@ func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	opts := jshost.Options{Root: req.Root, Directory: req.Root, TempDir: req.Temp, Bundler: bundle.New(nil),
 		Logger: slog.New(slog.DiscardHandler), PoolSize: 1,
-		MaxMemory: req.MemoryBytes / 2, CallMemory: req.MemoryBytes / 2}
+		MaxMemory: req.MemoryBytes / 2, CallMemory: req.MemoryBytes / 2,
+		NoSpawn: "the controller's module checks start no processes: start them in execute, not when the module loads"}
 	// All at once: a module that never finishes holds up no other.
 	var wg sync.WaitGroup
 	for _, s := range req.Specs {

@@ -94,8 +94,9 @@ func TestHostileModules(t *testing.T) {
 		"tools/self.ts":  tool("import fs from 'node:fs'\nfs.writeFileSync('tools/self.ts', 'changed')"),
 		"tools/env.ts":   tool("throw new Error('env ' + JSON.stringify(process.env))"),
 		"tools/tmp.ts":   tool("import fs from 'node:fs'\nimport os from 'node:os'\nfs.writeFileSync(os.tmpdir() + '/scratch', 'x')"),
+		"tools/spawn.ts": tool("import { execSync } from 'node:child_process'\nexecSync('id')"),
 	})
-	fs, err := checker(Options{}).Check(t.Context(), root, specs("good", "key", "proc", "write", "self", "env", "tmp"))
+	fs, err := checker(Options{}).Check(t.Context(), root, specs("good", "key", "proc", "write", "self", "env", "tmp", "spawn"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +106,7 @@ func TestHostileModules(t *testing.T) {
 		"proc":  "permission denied",
 		"write": "permission denied",
 		"self":  "permission denied",
+		"spawn": "spawnsync /bin/sh: the controller's module checks start no processes",
 	} {
 		if !strings.Contains(strings.ToLower(got[name]), want) {
 			t.Errorf("%s: reason %q, want it to say %q", name, got[name], want)

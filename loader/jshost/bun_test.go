@@ -70,9 +70,9 @@ func TestBunAPIs(t *testing.T) {
 		{"glob scan dot", "[...new Bun.Glob('**/*.md').scanSync({ cwd: '.', dot: true })].sort()", `[".hidden/h.md","docs/a.md","docs/deep/b.md","weird/[x].md"]`},
 		{"glob scanSync folders", "[...new Bun.Glob('docs/*').scanSync({ onlyFiles: false })].sort()", `["docs/a.md","docs/c.txt","docs/deep"]`},
 		{"glob scanSync absolute", "[...new Bun.Glob('*.json').scanSync({ cwd: 'tools/nested', absolute: true })]", `["` + filepath.Join(root, "tools/nested/n.json") + `"]`},
-		{"spawn refused", "Bun.spawn(['ls'])", "throws: Error: Bun.spawn is not supported in beeuni: tools cannot start processes here"},
-		{"shell refused", "Bun.$`ls`", "throws: Error: Bun.$ (the Bun shell) is not supported in beeuni: tools cannot start processes here"},
-		{"bun:sqlite not offered", "require('bun:sqlite')", "throws: MODULE_NOT_FOUND: Cannot find module 'bun:sqlite'"},
+		{"spawn without a launcher", "Bun.spawn(['ls'])", "throws: Error: spawn ls: this host starts no processes"},
+		{"shell without a launcher", "Bun.$`ls`", "throws: Error: Bun.$: ls: this host starts no processes"},
+		{"bun:sqlite offered", "Object.keys(require('bun:sqlite')).sort()", `["Database","SQLiteError","Statement","__esModule","constants","default"]`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

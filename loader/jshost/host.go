@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/beeuni/beeuni/internal/launch"
 	"github.com/beeuni/beeuni/loader/bundle"
 	"github.com/beeuni/beeuni/loader/jshost/policy"
 )
@@ -66,6 +67,12 @@ type Options struct {
 	// MaxMemory bounds the heap of all calls together (--max-memory) and
 	// CallMemory one call's (--call-memory); 0 is the default.
 	MaxMemory, CallMemory uint64
+	// Launcher starts the processes tools ask for (node:child_process,
+	// Bun.spawn, Bun.$), confined to Policy by the kernel: the beeuni
+	// binary (os.Executable()) or a test binary whose TestMain serves
+	// `internal launch`. nil: spawning throws, with NoSpawn as the reason.
+	Launcher *launch.Launcher
+	NoSpawn  string
 }
 
 // Tool is a loaded tool as the model sees it.

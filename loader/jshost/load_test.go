@@ -35,8 +35,8 @@ func TestLoadFailures(t *testing.T) {
 		{"syntax", "tools/syntax.ts", "export default {\n  description: 'x',\n  a: 1 }}\n", `tools/syntax.ts:3:9: Unexpected "}"`},
 		{"throws", "tools/throws.ts", "throw new Error('config is missing')\n" + good, "error at import: tools/throws.ts:1:7: config is missing"},
 		{"nopkg", "tools/nopkg.ts", "import { z } from 'zod'\nexport default { description: String(z), parameters: { type: 'object' }, execute() {} }\n", "Cannot find package 'zod'"},
-		{"nodemod", "tools/nodemod.ts", "import { spawn } from 'node:child_process'\nexport default { description: String(spawn), parameters: { type: 'object' }, execute() {} }\n", "node:child_process is not available to tools"},
-		{"barenode", "tools/barenode.ts", "import http from 'http'\nexport default { description: String(http), parameters: { type: 'object' }, execute() {} }\n", "node:http is not available to tools"},
+		{"nodemod", "tools/nodemod.ts", "import { Session } from 'node:inspector'\nexport default { description: String(Session), parameters: { type: 'object' }, execute() {} }\n", "node:inspector is not available to tools"},
+		{"barenode", "tools/barenode.ts", "import dgram from 'dgram'\nexport default { description: String(dgram), parameters: { type: 'object' }, execute() {} }\n", "node:dgram is not available to tools"},
 		{"escape", "tools/escape.ts", "import { x } from '../../" + filepath.Base(outside) + "/secret'\nexport default { description: String(x), parameters: { type: 'object' }, execute() {} }\n", "resolves outside the project root"},
 		{"tla", "tools/tla.ts", "await Promise.resolve(1)\n" + good, "Top-level await"},
 	}

@@ -75,13 +75,16 @@ func newHost(opts Options) *host {
 		}
 	}
 	h.rt = rt.NewHost(rt.Host{
-		Directory:  opts.Directory,
-		TempDir:    opts.TempDir,
-		Logger:     opts.Logger,
-		Policy:     h.policy,
-		HTTPClient: httpClient(h.policy),
-		Env:        h.policy.Env(env),
-		CallMemory: opts.CallMemory,
+		Directory:      opts.Directory,
+		TempDir:        opts.TempDir,
+		Logger:         opts.Logger,
+		Policy:         h.policy,
+		HTTPClient:     httpClient(h.policy),
+		NodeHTTPClient: nodeHTTPClient(h.policy),
+		Env:            h.policy.Env(env),
+		CallMemory:     opts.CallMemory,
+		Launcher:       opts.Launcher,
+		NoSpawn:        opts.NoSpawn,
 		// One marker: what the bundler writes is what require reads.
 		DynamicImportPrefix: bundle.DynamicImportPrefix,
 	}, platforms(), h.unknownModule)
@@ -116,6 +119,19 @@ func httpClient(p *policy.Policy) *http.Client {
 		IdleConnTimeout:       90 * time.Second,
 		MaxIdleConnsPerHost:   8,
 	}}
+}
+
+// nodeHTTPClient is node:http(s)'s client: fetch's dialer and timeouts,
+// but HTTP/1.1 only, redirects answered as they are and no compression
+// asked for, so a body reaches the tool as sent (axios and
+// follow-redirects unpack and follow themselves).
+func nodeHTTPClient(p *policy.Policy) *http.Client {
+	c := httpClient(p)
+	t := c.Transport.(*http.Transport)
+	t.ForceAttemptHTTP2 = false
+	t.DisableCompression = true
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return c
 }
 
 // setup installs the platforms' globals and require (made on first read

@@ -133,6 +133,7 @@ func newWorker(ctx context.Context, h *host, tool string, mod *module, watch *wa
 		for f := range w.jobs {
 			f()
 		}
+		w.rt.Close() // discarded: after its last job, on its own goroutine
 	}()
 	ictx, cancel := context.WithTimeout(ctx, h.opts.DefaultTimeout)
 	defer cancel()
@@ -252,7 +253,8 @@ func (w *worker) importError(err error) error {
 }
 
 // discard drops the runtime's timers and ends its goroutine (once the
-// job it runs, if any, returns); the runtime is garbage after this.
+// job it runs, if any, returns), which then closes what the runtime's
+// bindings hold (rt.Runtime.Close); the runtime is garbage after this.
 func (w *worker) discard() {
 	w.discarded.Do(func() {
 		w.rt.Loop.Reset()

@@ -1,9 +1,12 @@
 // Package bun is the Bun platform of every runtime: the Bun global and
-// the "bun" module (the same object), emulating Bun rt.BunVersion. Files
-// (Bun.file, Bun.write, Bun.Glob's scans) go through the host's policy as
-// node:fs does; processes (Bun.spawn, Bun.$) are refused with a clear
-// error, and bun:sqlite is not offered. Most of it is js/bun.js over the
-// Go bindings of this package.
+// the "bun" module (the same object), emulating Bun rt.BunVersion, and
+// bun:sqlite. Files (Bun.file, Bun.write, Bun.Glob's scans, bun:sqlite's
+// database files and ATTACHed ones) go through the host's policy as
+// node:fs does; processes (Bun.spawn, Bun.$) start through the host's
+// launcher, confined, as node:child_process's do. Most of it is js/bun.js
+// and js/sqlite.js over the Go bindings of this package; SQLite is
+// github.com/ncruces/go-sqlite3 (pure Go: SQLite compiled to wasm, then to
+// Go), one SQLite with its own bounded memory per open database.
 package bun
 
 import (
@@ -30,7 +33,10 @@ func Platform() rt.Platform {
 			r.LazyGlobal("Bun", false, func() goja.Value { return bunObject(r) })
 			return nil
 		},
-		Modules: rt.Modules{"bun": func(r *rt.Runtime) goja.Value { return bunObject(r) }},
+		Modules: rt.Modules{
+			"bun":        func(r *rt.Runtime) goja.Value { return bunObject(r) },
+			"bun:sqlite": sqliteModule,
+		},
 	}
 }
 
@@ -40,17 +46,7 @@ type bunKey struct{}
 // module are the same object, as in Bun.
 func bunObject(r *rt.Runtime) goja.Value {
 	return rt.Local(r, bunKey{}, func() goja.Value {
-		vm := r.VM
-		fv, err := vm.RunProgram(bunProgram())
-		if err != nil {
-			panic(err)
-		}
-		fn, _ := goja.AssertFunction(fv)
-		v, err := fn(goja.Undefined(), vm.GlobalObject(), natives(r))
-		if err != nil {
-			panic(err)
-		}
-		return v
+		return runFactory(r, bunProgram(), natives(r))
 	})
 }
 
@@ -85,6 +81,7 @@ func natives(r *rt.Runtime) *goja.Object {
 	set("stringWidth", func(v goja.Value) int { return stringWidth(v.String()) })
 	installFiles(r, set)
 	installGlob(r, set)
+	installSpawn(r, set)
 	return n
 }
 

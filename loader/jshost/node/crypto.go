@@ -25,7 +25,8 @@ var hashes = map[string]func() hash.Hash{
 }
 
 // cryptoModule is node:crypto: hashes, HMACs and randomness (the web
-// platform's getRandomValues and randomUUID, also as webcrypto).
+// platform's getRandomValues and randomUUID; webcrypto and subtle are
+// the crypto global).
 func cryptoModule(r *rt.Runtime) goja.Value {
 	vm := r.VM
 	o := vm.NewObject()
@@ -107,10 +108,9 @@ func cryptoModule(r *rt.Runtime) goja.Value {
 		}
 		return subtle.ConstantTimeCompare(x, y) == 1
 	})
-	wc := vm.NewObject()
-	_ = wc.Set("getRandomValues", getRandom)
-	_ = wc.Set("randomUUID", o.Get("randomUUID"))
+	wc := web.Crypto(r)
 	_ = o.Set("webcrypto", wc)
+	_ = o.DefineAccessorProperty("subtle", vm.ToValue(func() goja.Value { return wc.Get("subtle") }), nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	return o
 }
 

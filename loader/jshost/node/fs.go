@@ -244,6 +244,7 @@ func (f fsys) syncModule() *goja.Object {
 	for k, v := range map[string]int{"F_OK": 0, "R_OK": 4, "W_OK": 2, "X_OK": 1} {
 		_ = consts.Set(k, v)
 	}
+	f.installFds(set, consts)
 	set("constants", consts)
 	return o
 }

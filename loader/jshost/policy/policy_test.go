@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -338,6 +339,28 @@ func TestRoots(t *testing.T) {
 		if has(write, path) {
 			t.Errorf("a write root holds %s: %v", path, write)
 		}
+	}
+}
+
+// TestRootsMissingRule: a denied path that does not exist splits no
+// folder: the workspace stays one root (a child may list it), and once
+// the path exists it is split again.
+func TestRootsMissingRule(t *testing.T) {
+	root := layout(t)
+	ws := filepath.Join(root, "ws")
+	p := newPolicy(t, root, func(c *Config) { c.Private = append(c.Private, filepath.Join(ws, ".beeuni")) })
+	if _, write := p.Roots(); !slices.Contains(write, ws) {
+		t.Fatalf("write roots %v: want %s whole", write, ws)
+	}
+	if err := os.Mkdir(filepath.Join(ws, ".beeuni"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, write := p.Roots(); slices.Contains(write, ws) {
+		t.Fatalf("write roots %v: %s holds the private .beeuni", write, ws)
+	}
+	// The checkout stays listable (git status), not the folders outside it.
+	if lists := p.Lists(); !slices.Equal(lists, []string{ws}) {
+		t.Fatalf("Lists = %v, want [%s]", lists, ws)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/require"
 
+	"github.com/beeuni/beeuni/internal/launch"
 	"github.com/beeuni/beeuni/loader/jshost/policy"
 )
 
@@ -27,8 +28,12 @@ type Host struct {
 	// connections through its Dialer (HTTPClient dials with it), the
 	// environment through its Env (Env below is already filtered).
 	Policy     *policy.Policy
-	HTTPClient *http.Client      // for fetch; its transport dials through Policy
-	Env        map[string]string // process.env: the box environment at load, filtered by Policy
+	HTTPClient *http.Client // for fetch; its transport dials through Policy
+	// NodeHTTPClient is node:http(s)'s: HTTP/1.1 through the same policy
+	// dialer, no redirect followed, bodies as the server sent them (no
+	// gzip asked for or unpacked), as Node's http.request does.
+	NodeHTTPClient *http.Client
+	Env            map[string]string // process.env: the box environment at load, filtered by Policy
 	// CallMemory is one call's memory limit in bytes (0: none): a single
 	// allocation over it throws a RangeError (Runtime.Alloc).
 	CallMemory uint64
@@ -36,6 +41,10 @@ type Host struct {
 	// not satisfy (bundle.DynamicImportPrefix): their require throws
 	// ERR_MODULE_NOT_FOUND, as import() does in Node.
 	DynamicImportPrefix string
+	// Launcher starts the processes tools ask for, confined (package
+	// launch); nil: none may start, and NoSpawn says why.
+	Launcher *launch.Launcher
+	NoSpawn  string
 
 	platforms []Platform
 	modules   Modules
@@ -102,6 +111,7 @@ type Runtime struct {
 	natives    *require.RequireModule
 	locals     []local
 	rangeError goja.Value // the original RangeError constructor
+	closers    []func()
 }
 
 type local struct{ key, v any }
@@ -179,6 +189,22 @@ func Local[T any](r *Runtime, key any, make func() T) T {
 	v := make()
 	r.locals = append(r.locals, local{key, v})
 	return v
+}
+
+// OnClose registers fn to run when the runtime is thrown away: a binding
+// that holds what the Go heap does not free by itself (bun:sqlite's open
+// databases) releases it there.
+func (r *Runtime) OnClose(fn func()) { r.closers = append(r.closers, fn) }
+
+// Close runs the OnClose functions, the last registered first, once. The
+// core calls it when it discards the runtime, on the goroutine that ran
+// its JS, after the last of it.
+func (r *Runtime) Close() {
+	fns := r.closers
+	r.closers = nil
+	for i := len(fns) - 1; i >= 0; i-- {
+		fns[i]()
+	}
 }
 
 // Uncaught reports an exception that a callback threw and nothing caught

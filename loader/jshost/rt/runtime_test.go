@@ -87,3 +87,16 @@ func TestLocal(t *testing.T) {
 		t.Fatal("Local shared a value between runtimes")
 	}
 }
+
+// TestClose: the OnClose functions run once, the last registered first.
+func TestClose(t *testing.T) {
+	r := newRuntime(t, map[string]int{})
+	var order []string
+	r.OnClose(func() { order = append(order, "first") })
+	r.OnClose(func() { order = append(order, "second") })
+	r.Close()
+	r.Close()
+	if got := strings.Join(order, ","); got != "second,first" {
+		t.Errorf("closed %q, want second,first", got)
+	}
+}

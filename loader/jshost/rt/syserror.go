@@ -6,6 +6,7 @@ import (
 	"syscall"
 
 	"github.com/dop251/goja"
+	"golang.org/x/sys/unix"
 )
 
 // SysError is Node's (and Bun's) error for a failed file operation:
@@ -15,13 +16,26 @@ func (r *Runtime) SysError(err error, syscallName, path string) *goja.Object {
 	code, text, num := "EIO", err.Error(), -int(syscall.EIO)
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		code, text, num = errnoName(errno), errno.Error(), -int(errno)
+		code, text, num = ErrnoName(errno), errno.Error(), -int(errno)
 	}
 	return r.NodeError(code, num, code+": "+text+", "+syscallName+" '"+path+"'", syscallName, path)
 }
 
-func errnoName(e syscall.Errno) string {
+// ErrnoName is the errno's name as Node gives it in code ("ENOENT").
+func ErrnoName(e syscall.Errno) string {
 	switch e {
+	case syscall.ECONNREFUSED:
+		return "ECONNREFUSED"
+	case syscall.ECONNRESET:
+		return "ECONNRESET"
+	case syscall.EHOSTUNREACH:
+		return "EHOSTUNREACH"
+	case syscall.ENETUNREACH:
+		return "ENETUNREACH"
+	case syscall.ETIMEDOUT:
+		return "ETIMEDOUT"
+	case syscall.EPIPE:
+		return "EPIPE"
 	case syscall.ENOENT:
 		return "ENOENT"
 	case syscall.EEXIST:
@@ -40,6 +54,9 @@ func errnoName(e syscall.Errno) string {
 		return "EXDEV"
 	case syscall.ENOSPC:
 		return "ENOSPC"
+	}
+	if name := unix.ErrnoName(e); name != "" {
+		return name
 	}
 	return "E" + strings.ToUpper(strings.ReplaceAll(e.Error(), " ", "_"))
 }

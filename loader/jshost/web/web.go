@@ -1,6 +1,7 @@
 // Package web is the web platform of every runtime: URL, fetch and its
 // classes, events and abort, DOMException, TextEncoder/TextDecoder,
-// structuredClone, atob/btoa, queueMicrotask, console, crypto and the
+// structuredClone, atob/btoa, queueMicrotask, console, crypto (with
+// crypto.subtle: js/subtle.js over subtle.go) and the
 // timers. Most of it is js/web.js over Go bindings, URL and
 // URLSearchParams js/url.js over the WHATWG parser; it has no modules.
 package web
@@ -35,13 +36,23 @@ var webGlobals = []struct {
 	{"AbortSignal", false}, {"Headers", true}, {"Request", true}, {"Response", false},
 	{"fetch", true}, {"structuredClone", true}, {"TextEncoder", false}, {"TextDecoder", false},
 	{"queueMicrotask", true},
+	{"Blob", false}, {"File", false}, {"FormData", false},
+	{"MessageEvent", false}, {"MessagePort", false}, {"MessageChannel", false}, {"BroadcastChannel", false},
+	{"ReadableStream", false}, {"ReadableStreamDefaultReader", false}, {"ReadableStreamBYOBReader", false},
+	{"ReadableStreamBYOBRequest", false}, {"ReadableByteStreamController", false}, {"ReadableStreamDefaultController", false},
+	{"TransformStream", false}, {"TransformStreamDefaultController", false}, {"WritableStream", false},
+	{"WritableStreamDefaultWriter", false}, {"WritableStreamDefaultController", false},
+	{"ByteLengthQueuingStrategy", false}, {"CountQueuingStrategy", false},
+	{"TextEncoderStream", false}, {"TextDecoderStream", false},
 }
 
 type stateKey struct{}
 
 // state is the platform's part of one runtime.
 type state struct {
-	get goja.Callable // js/web.js: a web global by name
+	get      goja.Callable // js/web.js: a web global by name
+	crypto   *goja.Object  // the crypto global, made on first read
+	subtleJS *goja.Object  // js/subtle.js: subtle, CryptoKey, SubtleCrypto
 }
 
 // install puts the web globals on r. The costly ones are made on first
@@ -69,6 +80,11 @@ func install(r *rt.Runtime) error {
 	must(n.Set("textLabel", textLabel))
 	must(n.Set("textDecode", textDecode(r)))
 	must(n.Set("http", func(c goja.FunctionCall) goja.Value { return fetchNative(r, c) }))
+	// The exports of js/streams.js, and js/blob.js's function, which
+	// web.js calls with its helpers.
+	must(n.Set("streams", func() goja.Value { return run(r, streamsProgram()) }))
+	must(n.Set("blobs", func() goja.Value { return run(r, blobProgram()) }))
+	must(n.Set("multipart", multipartParse(r)))
 	fv, err := vm.RunProgram(webProgram())
 	if err != nil {
 		return err
@@ -91,7 +107,10 @@ func install(r *rt.Runtime) error {
 	must(g.DefineDataProperty("self", g, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 	r.LazyGlobal("console", true, func() goja.Value { return console(r) })
 	installBase64(r)
-	r.LazyGlobal("crypto", true, func() goja.Value { return webCrypto(r) })
+	r.LazyGlobal("crypto", true, func() goja.Value { return Crypto(r) })
+	for _, name := range []string{"CryptoKey", "SubtleCrypto"} {
+		r.LazyGlobal(name, false, func() goja.Value { return stateOf(r).subtle(r).Get(name) })
+	}
 	return nil
 }
 

@@ -174,10 +174,6 @@
     return eq(a, b)
   }
 
-  const refuse = (name) => function () {
-    throw new Error(name + ' is not supported in beeuni: tools cannot start processes here')
-  }
-
   const Bun = {
     version: n.version,
     revision: n.revision,
@@ -193,9 +189,9 @@
     file,
     write,
     Glob,
-    spawn: refuse('Bun.spawn'),
-    spawnSync: refuse('Bun.spawnSync'),
-    $: refuse('Bun.$ (the Bun shell)'),
+    spawn: n.spawn,
+    spawnSync: n.spawnSync,
+    $: n.$,
   }
   Object.defineProperty(Bun, Symbol.toStringTag, { value: 'Bun' })
   return Bun

@@ -291,12 +291,15 @@
 
   function util() {
     const inspect = n.util.inspect
+    const custom = Symbol.for('nodejs.util.promisify.custom')
     const promisify = (fn) => {
       if (typeof fn !== 'function') throw new TypeError('The "original" argument must be of type function')
+      if (typeof fn[custom] === 'function') return fn[custom]
       return function (...args) {
         return new Promise((resolve, reject) => fn.call(this, ...args, (err, ...vals) => (err ? reject(err) : resolve(vals.length > 1 ? vals : vals[0]))))
       }
     }
+    promisify.custom = custom
     const callbackify = (fn) => function (...args) {
       const cb = args.pop()
       fn.apply(this, args).then((v) => cb(null, v), (e) => cb(e))
@@ -326,8 +329,24 @@
       if (typeof str !== 'string') { const e = new TypeError('The "str" argument must be of type string. Received ' + typeof str); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
       return str.replace(ansi, '')
     }
+    // debuglog writes to stderr when NODE_DEBUG names the section, as
+    // Node's does (read at the first call or .enabled).
+    const debuglog = (section, cb) => {
+      let on
+      const enabled = () => {
+        if (on === undefined) {
+          const want = String(g.process.env.NODE_DEBUG || '').split(/[\s,]+/).filter(Boolean)
+          on = want.some((w) => new RegExp('^' + w.replace(/[|\\{}()[\]^$+?.]/g, '\\$&').replace(/\*/g, '.*') + '$', 'i').test(section))
+          if (cb) cb(log)
+        }
+        return on
+      }
+      const log = (...a) => { if (enabled()) console.error('%s %d: %s', section.toUpperCase(), g.process.pid, n.util.format(...a)) }
+      Object.defineProperty(log, 'enabled', { get: enabled, enumerable: true })
+      return log
+    }
     const m = { format: n.util.format, inspect, formatWithOptions: (opts, ...a) => n.util.format(...a), promisify, callbackify, isDeepStrictEqual, types, inherits, deprecate,
-      parseArgs, stripVTControlCharacters,
+      parseArgs, stripVTControlCharacters, debuglog, debug: debuglog,
       TextEncoder: g.TextEncoder, TextDecoder: g.TextDecoder, isArray: Array.isArray }
     m.default = m
     return m
@@ -341,6 +360,54 @@
       const f = fs[k + 'Sync']
       p[k] = (...a) => new Promise((resolve) => resolve(f(...a)))
     }
+    // FileHandle is fs/promises' open file, over the descriptor calls.
+    class FileHandle {
+      #fd
+      constructor(fd) { this.#fd = fd }
+      get fd() { return this.#fd }
+      #call(f, ...a) { return new Promise((resolve) => resolve(f(this.#fd, ...a))) }
+      close() { return this.#call(fs.closeSync).then(() => { this.#fd = -1 }) }
+      stat() { return this.#call(fs.fstatSync) }
+      sync() { return this.#call(fs.fsyncSync) }
+      datasync() { return this.#call(fs.fdatasyncSync) }
+      truncate(len) { return this.#call(fs.ftruncateSync, len) }
+      read(buffer, offset, length, position) {
+        if (buffer === undefined || (buffer && !ArrayBuffer.isView(buffer) && typeof buffer === 'object')) {
+          const o = buffer || {}
+          buffer = o.buffer || Buffer.alloc(16384)
+          offset = o.offset; length = o.length; position = o.position
+        }
+        return this.#call(fs.readSync, buffer, offset, length, position).then((bytesRead) => ({ bytesRead, buffer }))
+      }
+      write(data, a, b, c) {
+        return this.#call(fs.writeSync, data, a, b, c).then((bytesWritten) => ({ bytesWritten, buffer: data }))
+      }
+      readFile(options) {
+        const encoding = typeof options === 'string' ? options : options?.encoding
+        return new Promise((resolve) => {
+          const chunks = []
+          for (;;) {
+            const b = Buffer.alloc(65536)
+            const n = fs.readSync(this.#fd, b, 0, b.length, null)
+            if (n === 0) break
+            chunks.push(b.subarray(0, n))
+          }
+          const all = Buffer.concat(chunks)
+          resolve(encoding ? all.toString(encoding) : all)
+        })
+      }
+      writeFile(data, options) {
+        const encoding = (typeof options === 'string' ? options : options?.encoding) || 'utf8'
+        return new Promise((resolve) => {
+          const b = typeof data === 'string' ? Buffer.from(data, encoding) : data
+          for (let off = 0; off < b.length;) off += fs.writeSync(this.#fd, b, off, b.length - off, null)
+          resolve()
+        })
+      }
+      appendFile(data, options) { return this.writeFile(data, options) }
+      [Symbol.asyncDispose || Symbol.for('Symbol.asyncDispose')]() { return this.#fd === -1 ? Promise.resolve() : this.close() }
+    }
+    p.open = (path, flags, mode) => new Promise((resolve) => resolve(new FileHandle(fs.openSync(path, flags, mode))))
     p.constants = fs.constants
     p.default = p
     return p
@@ -772,6 +839,131 @@
     return m
   }
 
+  // diagnosticsChannel is node:diagnostics_channel (lib/diagnostics_channel.js
+  // without stores): named channels whose publish calls the subscribers.
+  function diagnosticsChannel() {
+    const channels = new Map()
+    class Channel {
+      constructor(name) { this.name = name; this._subscribers = [] }
+      get hasSubscribers() { return this._subscribers.length > 0 }
+      subscribe(fn) {
+        if (typeof fn !== 'function') { const e = new TypeError('The "subscription" argument must be of type function. Received ' + (fn === null ? 'null' : typeof fn)); e.code = 'ERR_INVALID_ARG_TYPE'; throw e }
+        this._subscribers = [...this._subscribers, fn]
+      }
+      unsubscribe(fn) {
+        const i = this._subscribers.indexOf(fn)
+        if (i < 0) return false
+        this._subscribers = this._subscribers.filter((_, j) => j !== i)
+        return true
+      }
+      publish(data) {
+        for (const fn of this._subscribers) {
+          try { fn(data, this.name) } catch (e) { queueMicrotask(() => { throw e }) }
+        }
+      }
+      runStores(data, fn, thisArg, ...args) { this.publish(data); return fn.apply(thisArg, args) }
+      bindStore() { throw new Error('diagnostics_channel stores are not available to tools: they have no async context') }
+      unbindStore() { return false }
+    }
+    const channel = (name) => {
+      let c = channels.get(name)
+      if (!c) { c = new Channel(name); channels.set(name, c) }
+      return c
+    }
+    class TracingChannel {
+      constructor(name) {
+        for (const k of ['start', 'end', 'asyncStart', 'asyncEnd', 'error']) this[k] = typeof name === 'string' ? channel(`tracing:${name}:${k}`) : name[k]
+      }
+      get hasSubscribers() { return ['start', 'end', 'asyncStart', 'asyncEnd', 'error'].some((k) => this[k].hasSubscribers) }
+      subscribe(h) { for (const k in h) this[k]?.subscribe(h[k]) }
+      unsubscribe(h) { let ok = true; for (const k in h) ok = this[k]?.unsubscribe(h[k]) && ok; return ok }
+      traceSync(fn, ctx = {}, thisArg, ...args) {
+        this.start.publish(ctx)
+        try { ctx.result = fn.apply(thisArg, args); return ctx.result } catch (e) { ctx.error = e; this.error.publish(ctx); throw e } finally { this.end.publish(ctx) }
+      }
+      tracePromise(fn, ctx = {}, thisArg, ...args) {
+        this.start.publish(ctx)
+        try {
+          return Promise.resolve(fn.apply(thisArg, args)).then((r) => { ctx.result = r; this.asyncStart.publish(ctx); this.asyncEnd.publish(ctx); return r },
+            (e) => { ctx.error = e; this.error.publish(ctx); this.asyncStart.publish(ctx); this.asyncEnd.publish(ctx); throw e })
+        } catch (e) { ctx.error = e; this.error.publish(ctx); throw e } finally { this.end.publish(ctx) }
+      }
+      traceCallback(fn, position = -1, ctx = {}, thisArg, ...args) {
+        const i = position < 0 ? args.length + position : position
+        const cb = args[i]
+        args[i] = (err, res) => {
+          if (err) { ctx.error = err; this.error.publish(ctx) } else ctx.result = res
+          this.asyncStart.publish(ctx)
+          try { return cb.call(thisArg, err, res) } finally { this.asyncEnd.publish(ctx) }
+        }
+        return this.traceSync(fn, ctx, thisArg, ...args)
+      }
+    }
+    const m = {
+      channel, Channel, hasSubscribers: (name) => channels.get(name)?.hasSubscribers ?? false,
+      subscribe: (name, fn) => channel(name).subscribe(fn), unsubscribe: (name, fn) => channel(name).unsubscribe(fn),
+      tracingChannel: (name) => new TracingChannel(name),
+    }
+    m.default = m
+    return m
+  }
+
+  // asyncHooks is node:async_hooks as far as it holds without async
+  // context (goja has no promise hooks): AsyncResource runs functions as
+  // they are; AsyncLocalStorage, whose store would be lost at the first
+  // await (a silent wrong answer), is refused.
+  function asyncHooks() {
+    class AsyncResource {
+      constructor(type) { this.type = type }
+      runInAsyncScope(fn, thisArg, ...args) { return fn.apply(thisArg, args) }
+      bind(fn, thisArg) { return thisArg === undefined ? fn : fn.bind(thisArg) }
+      static bind(fn, type, thisArg) { return new AsyncResource(type).bind(fn, thisArg) }
+      emitDestroy() { return this }
+      asyncId() { return 1 }
+      triggerAsyncId() { return 0 }
+    }
+    class AsyncLocalStorage {
+      constructor() { throw new Error('AsyncLocalStorage is not available to tools: the host keeps no async context, so its store would be lost at the first await') }
+    }
+    const m = { AsyncResource, AsyncLocalStorage, executionAsyncId: () => 1, triggerAsyncId: () => 0, executionAsyncResource: () => ({}),
+      createHook: () => ({ enable() { return this }, disable() { return this } }) }
+    m.default = m
+    return m
+  }
+
+  // timers is node:timers: the global timers, and promises.
+  function timers(promises) {
+    const m = { setTimeout, clearTimeout, setInterval, clearInterval, setImmediate: g.setImmediate, clearImmediate: g.clearImmediate, promises }
+    m.default = m
+    return m
+  }
+
+  // dns is node:dns as packages read it at import; a lookup throws: the
+  // host resolves names itself when a tool fetches.
+  function dns() {
+    const refuse = (what) => () => { throw new Error(`dns.${what} is not available to tools: fetch and node:http(s) resolve names themselves`) }
+    const names = ['lookup', 'lookupService', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'resolveCname', 'resolveMx', 'resolveNs', 'resolveTxt', 'resolveSrv', 'reverse']
+    const m = {}
+    for (const k of names) m[k] = refuse(k)
+    m.promises = {}
+    for (const k of names) m.promises[k] = refuse(k)
+    Object.assign(m, { ADDRCONFIG: 1024, V4MAPPED: 2048, ALL: 256, NOTFOUND: 'ENOTFOUND', getDefaultResultOrder: () => 'ipv4first', setDefaultResultOrder() {}, getServers: () => [], setServers() {} })
+    m.default = m
+    return m
+  }
+
+  // workerThreads is node:worker_threads for a tool, always the main
+  // thread; starting a worker throws.
+  function workerThreads() {
+    class Worker { constructor() { throw new Error('worker_threads Workers are not available to tools: a tool runs on one thread') } }
+    const m = { isMainThread: true, parentPort: null, workerData: null, threadId: 0, resourceLimits: {}, Worker,
+      markAsUncloneable() {}, markAsUntransferable() {}, isMarkedAsUntransferable: () => false,
+      MessageChannel: g.MessageChannel, MessagePort: g.MessagePort, BroadcastChannel: g.BroadcastChannel,
+      getEnvironmentData() {}, setEnvironmentData() {} }
+    m.default = m
+    return m
+  }
+
   // deepEqual is Node's isDeepStrictEqual (strict) and assert.deepEqual's
   // loose comparison: prototypes and tags (strict), Date, RegExp, boxed
   // primitives, errors, typed arrays and buffers, Map, Set, own enumerable
@@ -1049,5 +1241,5 @@
     return m
   }
 
-  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance, stringDecoder, timersPromises, querystring, tty, assert, zlib, readline }
+  return { events, util, fsPromises, fsCallbacks, buffer, weakRefs, performance, stringDecoder, timersPromises, querystring, tty, assert, zlib, readline, diagnosticsChannel, asyncHooks, timers, dns, workerThreads }
 })

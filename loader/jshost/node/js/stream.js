@@ -105,9 +105,9 @@ var __yieldStar = (value) => {
 };
 var __forAwait = (obj, it, method) => (it = obj[__knownSymbol("asyncIterator")]) ? it.call(obj) : (obj = obj[__knownSymbol("iterator")](), it = {}, method = (key, fn) => (fn = obj[key]) && (it[key] = (arg) => new Promise((yes, no, done) => (arg = fn.call(obj, arg), done = arg.done, Promise.resolve(arg.value).then((value) => yes({ value, done }), no)))), method("next"), method("return"), it);
 
-// ../../tmp/rs/package/lib/ours/primordials.js
+// lib/ours/primordials.js
 var require_primordials = __commonJS({
-  "../../tmp/rs/package/lib/ours/primordials.js"(exports, module2) {
+  "lib/ours/primordials.js"(exports, module2) {
     "use strict";
     var AggregateError = class extends Error {
       constructor(errors) {
@@ -226,9 +226,9 @@ var require_primordials = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/ours/util/inspect.js
+// lib/ours/util/inspect.js
 var require_inspect = __commonJS({
-  "../../tmp/rs/package/lib/ours/util/inspect.js"(exports, module2) {
+  "lib/ours/util/inspect.js"(exports, module2) {
     "use strict";
     module2.exports = {
       format(format, ...args) {
@@ -277,9 +277,9 @@ var require_inspect = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/ours/errors.js
+// lib/ours/errors.js
 var require_errors = __commonJS({
-  "../../tmp/rs/package/lib/ours/errors.js"(exports, module2) {
+  "lib/ours/errors.js"(exports, module2) {
     "use strict";
     var { format, inspect } = require_inspect();
     var { AggregateError: CustomAggregateError } = require_primordials();
@@ -595,9 +595,9 @@ var require_errors = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/ours/util.js
+// lib/ours/util.js
 var require_util = __commonJS({
-  "../../tmp/rs/package/lib/ours/util.js"(exports, module2) {
+  "lib/ours/util.js"(exports, module2) {
     "use strict";
     var bufferModule = require("buffer");
     var { format, inspect } = require_inspect();
@@ -734,9 +734,9 @@ var require_util = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/validators.js
+// lib/internal/validators.js
 var require_validators = __commonJS({
-  "../../tmp/rs/package/lib/internal/validators.js"(exports, module2) {
+  "lib/internal/validators.js"(exports, module2) {
     "use strict";
     var {
       ArrayIsArray,
@@ -998,9 +998,9 @@ var require_validators = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/shims/process.js
+// lib/internal/shims/process.js
 var require_process = __commonJS({
-  "../../tmp/rs/package/lib/internal/shims/process.js"(exports, module2) {
+  "lib/internal/shims/process.js"(exports, module2) {
     "use strict";
     var process = ((base, esmKey, keys, isValid) => {
       if (esmKey in base && base[esmKey] === true) {
@@ -1021,9 +1021,9 @@ var require_process = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/utils.js
+// lib/internal/streams/utils.js
 var require_utils = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/utils.js"(exports, module2) {
+  "lib/internal/streams/utils.js"(exports, module2) {
     "use strict";
     var { SymbolAsyncIterator, SymbolIterator, SymbolFor } = require_primordials();
     var kIsDestroyed = SymbolFor("nodejs.stream.destroyed");
@@ -1230,9 +1230,9 @@ var require_utils = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/end-of-stream.js
+// lib/internal/streams/end-of-stream.js
 var require_end_of_stream = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/end-of-stream.js"(exports, module2) {
+  "lib/internal/streams/end-of-stream.js"(exports, module2) {
     "use strict";
     var process = require_process();
     var { AbortError, codes } = require_errors();
@@ -1482,9 +1482,9 @@ var require_end_of_stream = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/destroy.js
+// lib/internal/streams/destroy.js
 var require_destroy = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/destroy.js"(exports, module2) {
+  "lib/internal/streams/destroy.js"(exports, module2) {
     "use strict";
     var process = require_process();
     var {
@@ -1747,9 +1747,9 @@ var require_destroy = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/legacy.js
+// lib/internal/streams/legacy.js
 var require_legacy = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/legacy.js"(exports, module2) {
+  "lib/internal/streams/legacy.js"(exports, module2) {
     "use strict";
     var { ArrayIsArray, ObjectSetPrototypeOf } = require_primordials();
     var { EventEmitter: EE } = require("events");
@@ -1826,9 +1826,9 @@ var require_legacy = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/add-abort-signal.js
+// lib/internal/streams/add-abort-signal.js
 var require_add_abort_signal = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/add-abort-signal.js"(exports, module2) {
+  "lib/internal/streams/add-abort-signal.js"(exports, module2) {
     "use strict";
     var { SymbolDispose } = require_primordials();
     var { AbortError, codes } = require_errors();
@@ -1877,9 +1877,9 @@ var require_add_abort_signal = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/buffer_list.js
+// lib/internal/streams/buffer_list.js
 var require_buffer_list = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/buffer_list.js"(exports, module2) {
+  "lib/internal/streams/buffer_list.js"(exports, module2) {
     "use strict";
     var { StringPrototypeSlice, SymbolIterator, TypedArrayPrototypeSet, Uint8Array: Uint8Array2 } = require_primordials();
     var { Buffer: Buffer2 } = require("buffer");
@@ -2032,9 +2032,9 @@ var require_buffer_list = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/state.js
+// lib/internal/streams/state.js
 var require_state = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/state.js"(exports, module2) {
+  "lib/internal/streams/state.js"(exports, module2) {
     "use strict";
     var { MathFloor, NumberIsInteger } = require_primordials();
     var { validateInteger } = require_validators();
@@ -2074,9 +2074,9 @@ var require_state = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/from.js
+// lib/internal/streams/from.js
 var require_from = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/from.js"(exports, module2) {
+  "lib/internal/streams/from.js"(exports, module2) {
     "use strict";
     var process = require_process();
     var { PromisePrototypeThen, SymbolAsyncIterator, SymbolIterator } = require_primordials();
@@ -2169,9 +2169,9 @@ var require_from = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/readable.js
+// lib/internal/streams/readable.js
 var require_readable = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/readable.js"(exports, module2) {
+  "lib/internal/streams/readable.js"(exports, module2) {
     "use strict";
     var process = require_process();
     var {
@@ -3137,9 +3137,9 @@ var require_readable = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/writable.js
+// lib/internal/streams/writable.js
 var require_writable = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/writable.js"(exports, module2) {
+  "lib/internal/streams/writable.js"(exports, module2) {
     "use strict";
     var process = require_process();
     var {
@@ -3758,9 +3758,9 @@ var require_writable = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/duplexify.js
+// lib/internal/streams/duplexify.js
 var require_duplexify = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/duplexify.js"(exports, module2) {
+  "lib/internal/streams/duplexify.js"(exports, module2) {
     var process = require_process();
     var bufferModule = require("buffer");
     var {
@@ -4107,9 +4107,9 @@ var require_duplexify = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/duplex.js
+// lib/internal/streams/duplex.js
 var require_duplex = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/duplex.js"(exports, module2) {
+  "lib/internal/streams/duplex.js"(exports, module2) {
     "use strict";
     var {
       ObjectDefineProperties,
@@ -4224,9 +4224,9 @@ var require_duplex = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/transform.js
+// lib/internal/streams/transform.js
 var require_transform = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/transform.js"(exports, module2) {
+  "lib/internal/streams/transform.js"(exports, module2) {
     "use strict";
     var { ObjectSetPrototypeOf, Symbol: Symbol2 } = require_primordials();
     module2.exports = Transform;
@@ -4326,9 +4326,9 @@ var require_transform = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/passthrough.js
+// lib/internal/streams/passthrough.js
 var require_passthrough = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/passthrough.js"(exports, module2) {
+  "lib/internal/streams/passthrough.js"(exports, module2) {
     "use strict";
     var { ObjectSetPrototypeOf } = require_primordials();
     module2.exports = PassThrough;
@@ -4345,9 +4345,9 @@ var require_passthrough = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/pipeline.js
+// lib/internal/streams/pipeline.js
 var require_pipeline = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/pipeline.js"(exports, module2) {
+  "lib/internal/streams/pipeline.js"(exports, module2) {
     var process = require_process();
     var { ArrayIsArray, Promise: Promise2, SymbolAsyncIterator, SymbolDispose } = require_primordials();
     var eos = require_end_of_stream();
@@ -4799,9 +4799,9 @@ var require_pipeline = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/compose.js
+// lib/internal/streams/compose.js
 var require_compose = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/compose.js"(exports, module2) {
+  "lib/internal/streams/compose.js"(exports, module2) {
     "use strict";
     var { pipeline } = require_pipeline();
     var Duplex = require_duplex();
@@ -4992,9 +4992,9 @@ var require_compose = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/internal/streams/operators.js
+// lib/internal/streams/operators.js
 var require_operators = __commonJS({
-  "../../tmp/rs/package/lib/internal/streams/operators.js"(exports, module2) {
+  "lib/internal/streams/operators.js"(exports, module2) {
     "use strict";
     var AbortController = globalThis.AbortController || require("abort-controller").AbortController;
     var {
@@ -5529,9 +5529,9 @@ var require_operators = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/stream/promises.js
+// lib/stream/promises.js
 var require_promises = __commonJS({
-  "../../tmp/rs/package/lib/stream/promises.js"(exports, module2) {
+  "lib/stream/promises.js"(exports, module2) {
     "use strict";
     var { ArrayPrototypePop, Promise: Promise2 } = require_primordials();
     var { isIterable, isNodeStream, isWebStream } = require_utils();
@@ -5571,9 +5571,9 @@ var require_promises = __commonJS({
   }
 });
 
-// ../../tmp/rs/package/lib/stream.js
+// lib/stream.js
 var require_stream = __commonJS({
-  "../../tmp/rs/package/lib/stream.js"(exports, module2) {
+  "lib/stream.js"(exports, module2) {
     var { Buffer: Buffer2 } = require("buffer");
     var { ObjectDefineProperty, ObjectKeys, ReflectApply } = require_primordials();
     var {

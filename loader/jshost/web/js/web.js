@@ -51,7 +51,7 @@
   const domException = once(() => {
     class DOMException extends BaseError {
       constructor(message, name) { super(message); this.name = name || 'Error' }
-      get code() { return { AbortError: 20, TimeoutError: 23 }[this.name] || 0 }
+      get code() { return { NotSupportedError: 9, SyntaxError: 12, InvalidAccessError: 15, TypeMismatchError: 17, AbortError: 20, QuotaExceededError: 22, TimeoutError: 23 }[this.name] || 0 }
     }
     return DOMException
   })
@@ -98,6 +98,108 @@
     return n.encode(String(v))
   }
 
+  function concat(list, total) {
+    if (list.length === 1) return list[0]
+    const out = new Uint8Array(total)
+    let at = 0
+    for (const b of list) { out.set(b, at); at += b.length }
+    return out
+  }
+
+  // The streams (js/streams.js) and Blob, File and FormData (js/blob.js)
+  // are made on first use: until then no body can be one of them.
+  let streamsMod = null, blobsMod = null
+  const streams = () => streamsMod || (streamsMod = makeStreams())
+  const blobs = () => blobsMod || (blobsMod = n.blobs()(g, n, { def, bytes, concat, bytesStream }))
+  const streamNames = new Set(['ReadableStream', 'ReadableStreamDefaultReader', 'ReadableStreamBYOBReader', 'ReadableStreamBYOBRequest',
+    'ReadableByteStreamController', 'ReadableStreamDefaultController', 'TransformStream', 'TransformStreamDefaultController',
+    'WritableStream', 'WritableStreamDefaultWriter', 'WritableStreamDefaultController', 'ByteLengthQueuingStrategy',
+    'CountQueuingStrategy', 'TextEncoderStream', 'TextDecoderStream', 'readableFromSource'])
+
+  function makeStreams() {
+    const ws = n.streams()
+    const { ReadableStream, TransformStream } = ws
+    const { TextEncoder, TextDecoder } = text()
+    class TextEncoderStream {
+      constructor() {
+        const enc = new TextEncoder()
+        let lead = '' // a lead surrogate at the end of a chunk waits for the next
+        def(this, '_t', new TransformStream({
+          transform(chunk, c) {
+            let s = lead + String(chunk)
+            lead = ''
+            const last = s.charCodeAt(s.length - 1)
+            if (last >= 0xd800 && last < 0xdc00) { lead = s.slice(-1); s = s.slice(0, -1) }
+            if (s !== '') c.enqueue(enc.encode(s))
+          },
+          flush(c) { if (lead !== '') c.enqueue(new Uint8Array([0xef, 0xbf, 0xbd])) },
+        }))
+      }
+      get encoding() { return 'utf-8' }
+      get readable() { return this._t.readable }
+      get writable() { return this._t.writable }
+      get [Symbol.toStringTag]() { return 'TextEncoderStream' }
+    }
+    class TextDecoderStream {
+      constructor(label, options) {
+        const dec = new TextDecoder(label, options)
+        def(this, '_d', dec)
+        def(this, '_t', new TransformStream({
+          transform(chunk, c) {
+            if (!(chunk instanceof ArrayBuffer || ArrayBuffer.isView(chunk))) throw new TypeError('The "input" argument must be an instance of ArrayBuffer or ArrayBufferView')
+            const s = dec.decode(chunk, { stream: true })
+            if (s !== '') c.enqueue(s)
+          },
+          flush(c) { const s = dec.decode(); if (s !== '') c.enqueue(s) },
+        }))
+      }
+      get encoding() { return this._d.encoding }
+      get fatal() { return this._d.fatal }
+      get ignoreBOM() { return this._d.ignoreBOM }
+      get readable() { return this._t.readable }
+      get writable() { return this._t.writable }
+      get [Symbol.toStringTag]() { return 'TextDecoderStream' }
+    }
+    // readableFromSource is the stream of a Go byte source (source.go):
+    // each pull reads one chunk; fail makes the error of a failed read.
+    function readableFromSource(src, fail) {
+      return new ReadableStream({
+        type: 'bytes',
+        pull(c) {
+          return new Promise((resolve, reject) => src.read(false, (err, buf) => {
+            if (err) { reject(fail ? fail(err) : new TypeError(err)); return }
+            if (buf === null) { c.close(); if (c.byobRequest) c.byobRequest.respond(0) } else c.enqueue(new Uint8Array(buf))
+            resolve()
+          }))
+        },
+        cancel() { src.cancel() },
+      })
+    }
+    const out = { TextEncoderStream, TextDecoderStream, readableFromSource }
+    for (const k of streamNames) if (!(k in out)) out[k] = ws[k]
+    return out
+  }
+
+  // bytesStream is a stream of one chunk, a copy of b.
+  function bytesStream(b) {
+    return new (streams().ReadableStream)({ type: 'bytes', start(c) { if (b.length > 0) c.enqueue(b.slice()); c.close() } })
+  }
+
+  // drain reads a stream to its end: its chunks as one Uint8Array.
+  function drain(stream) {
+    const reader = stream.getReader(), list = []
+    let total = 0
+    const next = () => reader.read().then(({ done, value }) => {
+      if (done) return list.length === 0 ? new Uint8Array(0) : concat(list, total)
+      if (!(typeof value === 'string' || value instanceof ArrayBuffer || ArrayBuffer.isView(value))) throw new TypeError('Received non-Uint8Array chunk')
+      const b = bytes(value)
+      list.push(b)
+      total += b.length
+      return next()
+    })
+    return next()
+  }
+
   class Headers {
     constructor(init) {
       def(this, '_m', new Map())
@@ -118,27 +220,67 @@
     getSetCookie() { const v = this._m.get('set-cookie'); return v === undefined ? [] : v.split(', ') }
   }
 
-  // Body holds bytes (Uint8Array) or null; reads once, as fetch does.
+  // Body holds bytes (_bytes, a Uint8Array), a stream (_stream), a
+  // fetched body not yet read (_src, a Go byte source: text() reads it
+  // whole in one go, body makes it a stream) or nothing; it reads once,
+  // as fetch does. _fail makes the error of a failed read of _src.
   class Body {
     _init(body, headers) {
       def(this, '_used', false)
-      if (body === undefined || body === null) { def(this, '_bytes', null); return }
-      if (typeof body === 'string') { if (!headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8') }
-      else if (body instanceof g.URLSearchParams) { if (!headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8'); body = body.toString() }
-      def(this, '_bytes', bytes(body))
+      def(this, '_stream', null)
+      def(this, '_src', null)
+      def(this, '_fail', null)
+      def(this, '_bytes', null)
+      if (body === undefined || body === null) return
+      const type = (t) => { if (t && !headers.has('content-type')) headers.set('content-type', t) }
+      if (typeof body === 'string') type('text/plain;charset=UTF-8')
+      else if (body instanceof g.URLSearchParams) { type('application/x-www-form-urlencoded;charset=UTF-8'); body = body.toString() }
+      else if (blobsMod && body instanceof blobsMod.Blob) { type(body.type); body = body._bytes }
+      else if (blobsMod && body instanceof blobsMod.FormData) { const [b, t] = blobsMod.multipart(body); type(t); body = b }
+      else if (typeof body === 'object' && typeof body.getReader === 'function') { this._stream = body; return }
+      this._bytes = bytes(body)
     }
-    get bodyUsed() { return this._used }
-    get body() { return this._bytes }
+    get bodyUsed() { return this._used || (this._stream !== null && this._stream._disturbed === true) }
+    get body() {
+      if (this._stream === null) {
+        if (this._src !== null) { this._stream = streams().readableFromSource(this._src, this._fail); this._src = null }
+        else if (this._bytes !== null) this._stream = bytesStream(this._used ? new Uint8Array(0) : this._bytes)
+      }
+      return this._stream
+    }
     _consume() {
-      if (this._used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'))
+      if (this.bodyUsed) return Promise.reject(new TypeError('Body is unusable: Body has already been read'))
+      if (this._stream !== null && this._stream.locked) return Promise.reject(new TypeError('Body is unusable: its stream is locked to a reader'))
       this._used = true
+      const src = this._src, fail = this._fail
+      if (src !== null) {
+        this._src = null
+        return new Promise((resolve, reject) => src.read(true, (err, buf) => err ? reject(fail ? fail(err) : new TypeError(err)) : resolve(new Uint8Array(buf))))
+      }
+      if (this._stream !== null) return drain(this._stream)
       return Promise.resolve(this._bytes || new Uint8Array(0))
     }
     arrayBuffer() { return this._consume().then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)) }
     bytes() { return this._consume().then((b) => new Uint8Array(b)) }
     text() { return this._consume().then((b) => n.decode(b, false)) }
     json() { return this.text().then((t) => JSON.parse(t)) }
-    blob() { return Promise.reject(new TypeError('Blob is not available to tools: use arrayBuffer()')) }
+    blob() {
+      return this._consume().then((b) => {
+        const { Blob, blobType } = blobs()
+        const x = new Blob([])
+        x._bytes = b
+        x._type = blobType(this.headers.get('content-type') || '')
+        return x
+      })
+    }
+    formData() { return this._consume().then((b) => blobs().parseForm(b, this.headers.get('content-type'))) }
+    // _tee splits a streamed body in two: this keeps one, the other is answered.
+    _tee() {
+      if (this.bodyUsed) throw new TypeError('Body has already been consumed.')
+      const [a, b] = this.body.tee()
+      this._stream = a
+      return b
+    }
   }
 
   class Request extends Body {
@@ -151,10 +293,10 @@
       this.headers = new Headers(init.headers || (src ? src.headers : undefined))
       this.signal = init.signal || (src ? src.signal : null) || new (abort().AbortController)().signal
       this.redirect = init.redirect || (src ? src.redirect : 'follow')
-      this._init(init.body !== undefined ? init.body : (src ? src._bytes : null), this.headers)
-      if (this._bytes && (this.method === 'GET' || this.method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.')
+      this._init(init.body !== undefined ? init.body : (src ? src._stream || src._bytes : null), this.headers)
+      if ((this._bytes || this._stream) && (this.method === 'GET' || this.method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.')
     }
-    clone() { return new Request(this) }
+    clone() { return new Request(this, this._stream !== null ? { body: this._tee() } : undefined) }
   }
 
   const response = once(() => {
@@ -171,7 +313,10 @@
         this._init(body, this.headers)
       }
       get ok() { return this.status >= 200 && this.status < 300 }
-      clone() { return new Response(this._bytes && new Uint8Array(this._bytes), this) }
+      clone() {
+        if (this._src !== null || this._stream !== null) return new Response(this._tee(), this)
+        return new Response(this._bytes && new Uint8Array(this._bytes), this)
+      }
       static json(data, init) { const h = new Headers(init && init.headers); h.set('content-type', 'application/json'); return new Response(JSON.stringify(data), Object.assign({}, init, { headers: h })) }
       static error() { const r = new Response(null, { status: 0 }); r.type = 'error'; return r }
       static redirect(url, status) { return new Response(null, { status: status || 302, headers: { location: String(url) } }) }
@@ -186,18 +331,33 @@
       if (signal.aborted) { reject(signal.reason); return }
       const pairs = []
       req.headers.forEach((v, k) => pairs.push(k, v))
-      let done = false
-      const onAbort = () => { if (!done) { done = true; handle.cancel(); reject(signal.reason) } }
-      const handle = n.http(req.method, req.url, pairs, req._bytes, req.redirect, (err, status, statusText, headers, body, url, redirected) => {
-        signal.removeEventListener('abort', onAbort)
+      let done = false, handle = null
+      // The listener stays after the response's head: an abort then ends
+      // the reading of its body, which rejects with the abort's reason.
+      const onAbort = () => {
+        if (handle !== null) handle.cancel()
+        if (!done) { done = true; reject(signal.reason) }
+      }
+      const fail = (err) => signal.aborted ? signal.reason : new TypeError(err)
+      const send = (body) => {
         if (done) return
-        done = true
-        if (err) { reject(new TypeError('fetch failed: ' + err)); return }
-        const h = new Headers()
-        for (let i = 0; i < headers.length; i += 2) h.append(headers[i], headers[i + 1])
-        resolve(new (response())(new Uint8Array(body), { status, statusText, headers: h, url, redirected }))
-      })
+        handle = n.http(req.method, req.url, pairs, body, req.redirect, (err, status, statusText, headers, src, url, redirected) => {
+          if (done) return
+          done = true
+          if (err) { signal.removeEventListener('abort', onAbort); reject(new TypeError('fetch failed: ' + err)); return }
+          const h = new Headers()
+          for (let i = 0; i < headers.length; i += 2) h.append(headers[i], headers[i + 1])
+          const res = new (response())(null, { status, statusText, headers: h, url, redirected })
+          res._src = src
+          res._fail = fail
+          resolve(res)
+        })
+      }
       signal.addEventListener('abort', onAbort)
+      // A streamed request body is read whole first: Go's request is sent
+      // with its length.
+      if (req._stream !== null) req._consume().then(send, (e) => { if (!done) { done = true; reject(e) } })
+      else send(req._bytes)
     })
   }
 
@@ -269,6 +429,73 @@
     return { TextEncoder, TextDecoder }
   })
 
+  // messaging: MessageChannel's two ports and BroadcastChannel within the
+  // runtime (a tool has no other thread). A message is a structured clone,
+  // delivered as a 'message' event in a later task, as in Bun and Node.
+  const messaging = once(() => {
+    const { Event, EventTarget } = events()
+    class MessageEvent extends Event {
+      constructor(type, init = {}) { super(type, init); this.data = init.data; this.origin = init.origin ?? ''; this.lastEventId = init.lastEventId ?? ''; this.source = init.source ?? null; this.ports = init.ports ?? [] }
+    }
+    const deliver = (target, data) => setTimeout(() => target.dispatchEvent(new MessageEvent('message', { data })), 0)
+    class MessagePort extends EventTarget {
+      constructor(key) {
+        if (key !== portKey) throw new TypeError('Illegal constructor')
+        super()
+        def(this, '_other', null)
+        def(this, '_closed', false)
+        def(this, '_queue', [])
+        def(this, '_started', false)
+      }
+      postMessage(message) {
+        const to = this._other
+        if (this._closed || !to || to._closed) return
+        const data = structuredClone(message)
+        if (to._started) deliver(to, data); else to._queue.push(data)
+      }
+      start() {
+        if (this._started) return
+        this._started = true
+        for (const d of this._queue.splice(0)) deliver(this, d)
+      }
+      close() { this._closed = true; if (this._other) this._other._closed = true }
+      set onmessage(fn) { def(this, '_onmessage', fn); this.start() }
+      get onmessage() { return this._onmessage ?? null }
+      addEventListener(type, fn, opts) { super.addEventListener(type, fn, opts); if (type === 'message') this.start() }
+      ref() { return this }
+      unref() { return this }
+    }
+    const portKey = Symbol('port')
+    class MessageChannel {
+      constructor() {
+        this.port1 = new MessagePort(portKey)
+        this.port2 = new MessagePort(portKey)
+        this.port1._other = this.port2
+        this.port2._other = this.port1
+      }
+    }
+    const channels = new Map()
+    class BroadcastChannel extends EventTarget {
+      constructor(name) {
+        super()
+        def(this, '_name', String(name))
+        def(this, '_closed', false)
+        if (!channels.has(this._name)) channels.set(this._name, new Set())
+        channels.get(this._name).add(this)
+      }
+      get name() { return this._name }
+      postMessage(message) {
+        if (this._closed) throw new (domException())('BroadcastChannel is closed.', 'InvalidStateError')
+        const data = structuredClone(message)
+        for (const c of channels.get(this._name)) if (c !== this) deliver(c, data)
+      }
+      close() { this._closed = true; channels.get(this._name)?.delete(this) }
+      ref() { return this }
+      unref() { return this }
+    }
+    return { MessageEvent, MessagePort, MessageChannel, BroadcastChannel }
+  })
+
   // Made now: core-js reads these through their property descriptors.
   const now = {
     Headers, Request, fetch, structuredClone,
@@ -286,7 +513,10 @@
       case 'AbortController': case 'AbortSignal': return abort()[k]
       case 'Response': return response()
       case 'TextEncoder': case 'TextDecoder': return text()[k]
+      case 'Blob': case 'File': case 'FormData': return blobs()[k]
+      case 'MessageEvent': case 'MessagePort': case 'MessageChannel': case 'BroadcastChannel': return messaging()[k]
     }
+    if (streamNames.has(k)) return streams()[k]
     return now[k]
   }
 })
