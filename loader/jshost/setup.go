@@ -16,6 +16,7 @@ import (
 	"github.com/beeuni/beeuni/loader/bundle"
 	"github.com/beeuni/beeuni/loader/jshost/bun"
 	"github.com/beeuni/beeuni/loader/jshost/ecma"
+	"github.com/beeuni/beeuni/loader/jshost/intl"
 	"github.com/beeuni/beeuni/loader/jshost/limits"
 	"github.com/beeuni/beeuni/loader/jshost/node"
 	"github.com/beeuni/beeuni/loader/jshost/policy"
@@ -29,7 +30,7 @@ import (
 // correct and guard the ECMAScript builtins before any platform keeps a
 // reference to one.
 func platforms() []rt.Platform {
-	return []rt.Platform{ecma.Platform(), limits.Platform(), node.Platform(), web.Platform(), bun.Platform()}
+	return []rt.Platform{ecma.Platform(), limits.Platform(), node.Platform(), web.Platform(), bun.Platform(), intl.Platform()}
 }
 
 // Offering is the view of b a host bundles with: it offers what the
