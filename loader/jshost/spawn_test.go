@@ -457,3 +457,41 @@ func TestSpawnOutputBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestBunShellInterpolation: a value is literal text, never shell syntax:
+// one word outside quotes, and inside a quoted word of the template part
+// of that word, as Bun 1.4 answers each of these.
+func TestBunShellInterpolation(t *testing.T) {
+	cases := []struct{ name, script, want string }{
+		{"in single quotes", "sh -c 'printf \"<%s>\" a ${\"\"} b'", "<a><b>"},
+		{"quotes in single quotes", "sh -c 'printf \"<%s>\" ${'-S \"x y\"'}'", "<-S><x y>"},
+		{"in double quotes", "printf \"<%s>\" \"a${'$HOME b'}c\"", "<a$HOME bc>"},
+		{"a quote in double quotes", "printf \"<%s>\" \"a${'x\"y'}c\"", `<ax"yc>`},
+		{"empty in double quotes", "printf \"<%s>\" \"${''}\"", "<>"},
+		{"an apostrophe in single quotes", "printf \"<%s>\" 'a${\"it's\"}b'", "<ait'sb>"},
+		{"inside a bare word", "printf \"<%s>\" a${'b c'}d", "<ab cd>"},
+		{"an array in single quotes", "sh -c 'printf \"<%s>\" ${['p q', 'r']}'", "<p><q><r>"},
+		{"after an escaped quote", "printf \"<%s>\" \\'${'z w'}", "<'z w>"},
+		{"empty, bare", "printf \"<%s>\" a ${''} b", "<a><><b>"},
+		{"an array, bare", "printf \"<%s>\" ${['p q', 'r']}", "<p q><r>"},
+		{"an empty array", "printf \"<%s>\" x ${[]} y", "<x><y>"},
+		{"an array in double quotes", "printf \"<%s>\" \"${['p q', 'r']}\"", "<p q r>"},
+		{"a backslash in single quotes", "printf \"<%s>\" '${'a\\\\b'}'", `<a\b>`},
+		{"a backslash in double quotes", "printf \"<%s>\" \"${'a\\\\b'}\"", `<a\b>`},
+		{"backquotes in double quotes", "printf \"<%s>\" \"${'`x`'}\"", "<`x`>"},
+	}
+	files := map[string]string{}
+	var paths []string
+	for i, c := range cases {
+		p := "tools/s" + strconv.Itoa(100+i) + ".ts"
+		files[p] = tool("async execute() { return await Bun.$`" + strings.ReplaceAll(c.script, "`x`", "\\`x\\`") + "`.text() }")
+		paths = append(paths, p)
+	}
+	s, _ := loadTools(t, project(t, files), Options{Launcher: testLauncher(t)}, paths...)
+	mustLoad(t, s)
+	for i, c := range cases {
+		if r := call(t, s, "s"+strconv.Itoa(100+i), "{}"); r.IsError || r.Output != c.want {
+			t.Errorf("%s: %s = %+v, want %s", c.name, c.script, r, c.want)
+		}
+	}
+}

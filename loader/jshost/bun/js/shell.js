@@ -15,11 +15,16 @@
   function escape(s) {
     s = String(s)
     if (s !== '' && /^[A-Za-z0-9\-_./:@%+\u0080-\uffff]+$/.test(s)) return s
-    return '"' + s.replace(/[\\"$`]/g, (c) => '\\' + c) + '"'
+    return '"' + dq(s) + '"'
   }
 
-  function interpolate(v) {
-    if (Array.isArray(v)) return v.map(interpolate).join(' ')
+  // interpolate is a value as the script's text. Outside quotes it is
+  // one word (an array: one per element). Inside a quoted word of the
+  // template ('...${v}...' or "...${v}..."), Bun inserts the value's text
+  // into that word as it is, never read as shell syntax: the quote is
+  // closed, the text added double-quoted, the quote opened again.
+  function interpolate(v, quote) {
+    if (Array.isArray(v)) return quote ? literal(v.map(String).join(' '), quote) : v.map((x) => interpolate(x, '')).join(' ')
     if (v && typeof v === 'object') {
       if (typeof v.raw === 'string') return v.raw
       if (v instanceof ShellOutput || ArrayBuffer.isView(v) || v instanceof ArrayBuffer ||
@@ -27,15 +32,36 @@
         throw new TypeError('Bun.$: interpolating a Buffer, a Response or a Blob (a redirection from or to it) is not supported in beeuni: pass strings, or write the data to a file')
       }
     }
-    return escape(v)
+    return quote ? literal(String(v), quote) : escape(v)
+  }
+
+  const dq = (s) => s.replace(/[\\"$`]/g, (c) => '\\' + c)
+  function literal(s, quote) {
+    return quote === "'" ? `'"${dq(s)}"'` : dq(s)
+  }
+
+  // quoteAfter is the quote open at the end of text, starting in quote
+  // ('' none, "'" or '"'), as a POSIX shell reads it.
+  function quoteAfter(text, quote) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i]
+      if (quote === "'") { if (c === "'") quote = ''; continue }
+      if (c === '\\') { i++; continue }
+      if (quote === '"') { if (c === '"') quote = ''; continue }
+      if (c === "'" || c === '"') quote = c
+    }
+    return quote
   }
 
   function script(strings, values) {
     if (typeof strings === 'string') return strings
     let s = ''
+    let quote = ''
     for (let i = 0; i < strings.length; i++) {
-      s += strings.raw ? strings.raw[i] : strings[i]
-      if (i < values.length) s += interpolate(values[i])
+      const part = strings.raw ? strings.raw[i] : strings[i]
+      s += part
+      quote = quoteAfter(part, quote)
+      if (i < values.length) s += interpolate(values[i], quote)
     }
     return s
   }
