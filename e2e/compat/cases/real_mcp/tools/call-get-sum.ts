@@ -1,5 +1,5 @@
 // Adapter, not from the origin: the get-sum tool called over MCP (mcp.ts).
-import { registerGetSumTool } from './get-sum.js'
+import { registerGetSumTool } from './everything/get-sum.js'
 import { callOverMcp } from './mcp.js'
 
 export default {

@@ -1,5 +1,5 @@
 // Adapter, not from the origin: the get-structured-content tool called over MCP (mcp.ts).
-import { registerGetStructuredContentTool } from './get-structured-content.js'
+import { registerGetStructuredContentTool } from './everything/get-structured-content.js'
 import { callOverMcp } from './mcp.js'
 
 export default {

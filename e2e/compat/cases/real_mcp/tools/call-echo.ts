@@ -1,5 +1,5 @@
 // Adapter, not from the origin: the echo tool called over MCP (mcp.ts).
-import { registerEchoTool } from './echo.js'
+import { registerEchoTool } from './everything/echo.js'
 import { callOverMcp } from './mcp.js'
 
 export default {

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 
 export async function callOverMcp(register: (server: McpServer) => void, name: string, args: Record<string, unknown>) {
-  const server = new McpServer({ name: 'everything', version: '1.0.0' })
+  const server = new McpServer({ name: 'origin', version: '1.0.0' })
   register(server)
   const [ct, st] = InMemoryTransport.createLinkedPair()
   await server.connect(st)
