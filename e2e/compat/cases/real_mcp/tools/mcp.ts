@@ -8,6 +8,10 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 export async function callOverMcp(register: (server: McpServer) => void, name: string, args: Record<string, unknown>) {
   const server = new McpServer({ name: 'origin', version: '1.0.0' })
   register(server)
+  return callServer(server, name, args)
+}
+
+export async function callServer(server: McpServer, name: string, args: Record<string, unknown>) {
   const [ct, st] = InMemoryTransport.createLinkedPair()
   await server.connect(st)
   const client = new Client({ name: 'compat', version: '1.0.0' })
