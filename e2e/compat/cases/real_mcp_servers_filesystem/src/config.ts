@@ -1,0 +1,5 @@
+export const config = {
+  port: 8080,
+    debug: false,
+    name: 'old',
+}
