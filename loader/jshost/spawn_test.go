@@ -448,6 +448,13 @@ func TestSpawnOutputBounded(t *testing.T) {
 		{"shell", "Bun.$: the output passed 8 MiB, a quarter of the tool's memory limit of 32 MiB: write it to a file instead"},
 	} {
 		r := call(t, s, "t", `{"form":"`+c.form+`"}`)
+		// Past its cap a form fails with its own error, or, when the
+		// collector lags behind the buffers already dropped (a loaded
+		// machine), the watchdog stops the call first: both hold the
+		// call to its 32 MiB (TestFetchBodyStreams accepts the same).
+		if _, capped := c.want.(string); capped && r.IsError && strings.Contains(r.Output, "the tool was stopped: it used more than its memory limit of 32 MiB") {
+			continue
+		}
 		var got any
 		if r.IsError || json.Unmarshal([]byte(r.Output), &got) != nil {
 			got = r.Output // a string output is printed as it is
