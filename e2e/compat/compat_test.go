@@ -42,8 +42,8 @@ type result struct {
 	// Node (testCase.NodeRef); nil when missing.
 	nodeGolden *answer
 	ref        answer // what beeuni is measured against: live Bun (Node), else the golden
-	verdict verdict
-	took    time.Duration // the case's wall time, all runtimes
+	verdict    verdict
+	took       time.Duration // the case's wall time, all runtimes
 }
 
 // TestCompat runs the corpus. By default it runs beeuni on the cases that

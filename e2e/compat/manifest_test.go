@@ -30,9 +30,9 @@ type testCase struct {
 	// API that is not Bun's own where Bun parts from Node and the standard
 	// (SPEC 11: "Node where the module is not Bun-specific").
 	// golden/<name>.node.txt holds Node's answer.
-	NodeRef string `json:"nodeReference"`
-	Origin   *origin           `json:"origin"`   // real modules: where they came from
-	Note     string            `json:"note"`     // what the case exercises
+	NodeRef string  `json:"nodeReference"`
+	Origin  *origin `json:"origin"` // real modules: where they came from
+	Note    string  `json:"note"`   // what the case exercises
 }
 
 // origin records where a real module was taken from and what was changed.
