@@ -93,11 +93,14 @@ func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) (
 		for _, s := range inFlight {
 			reasons[s.Name] = c.lateReason()
 		}
-	case len(inFlight) == 1:
+	case len(inFlight) == 1 && len(specs) == 1:
 		reasons[inFlight[0].Name] = o.crash(c.opts.MemoryBytes)
-	case len(inFlight) > 1:
-		// One of them brought the process down: load each in a process
-		// of its own to tell which.
+	case len(inFlight) > 0:
+		// One of them brought the process down, or the growth of a module
+		// stopped before it did (its memory is not yet given back when the
+		// last one loading allocates): load each in a process of its own
+		// to tell which. (CI once blamed a module that merely read files:
+		// it was the last one loading when the process ran out.)
 		if err := c.oneByOne(ctx, end, root, temp, inFlight, reasons); err != nil {
 			return nil, err
 		}
