@@ -152,7 +152,8 @@ func (r *run) fleetOn(ctx context.Context, sc *Scenario, name string, nodes, max
 			sc.row(label, m, "lower", cols[i], base[i])
 		}
 		sc.row(label, "hook to last ms", "lower", total).skip(0, "no baseline: it includes the controller's build")
-		rss, _, _ := procMem(os.Getpid())
+		pm, _ := procMem(os.Getpid())
+		rss := pm.rss
 		var mem runtime.MemStats
 		runtime.ReadMemStats(&mem)
 		perSub := ""

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ type Machine struct {
 	CPU        string `json:"cpu"`
 	Cores      int    `json:"cores"`
 	GOMAXPROCS int    `json:"gomaxprocs"`
+	GOGC       int    `json:"gogc"` // the collector's setting in this process, beeuni's servers' included
 	GoVersion  string `json:"go_version"`
 	OS         string `json:"os"`
 	Arch       string `json:"arch"`
@@ -32,7 +34,7 @@ type Machine struct {
 // probeMachine reads the machine facts; what cannot be read stays empty.
 func probeMachine(ctx context.Context) Machine {
 	m := Machine{
-		CPU: cpuModel(), Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
+		CPU: cpuModel(), Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), GOGC: gcPercent(),
 		GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH,
 	}
 	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
@@ -51,6 +53,13 @@ func probeMachine(ctx context.Context) Machine {
 		m.Git = strings.TrimPrefix(v, "git version ")
 	}
 	return m
+}
+
+// gcPercent reads the GOGC in force (SetGCPercent has no getter).
+func gcPercent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
 }
 
 func cpuModel() string {

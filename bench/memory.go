@@ -80,8 +80,8 @@ func (r *run) memory(ctx context.Context) (*Scenario, error) {
 			return nil, err
 		}
 	}
-	// per server (beeuni, node, bun): RSS and VmHWM per round
-	var rss, hwm [3][]float64
+	// per server (beeuni, node, bun): RSS, VmHWM and RssAnon per round
+	var rss, hwm, anon [3][]float64
 	for round := range r.cfg.Rounds {
 		r.progress("memory: round %d/%d", round+1, r.cfg.Rounds)
 		procs, stop, err := r.memoryProcesses(ctx, bin, f, pub, filepath.Join(dir, fmt.Sprintf("exec%d", round)), src, bundled, mods)
@@ -95,9 +95,9 @@ func (r *run) memory(ctx context.Context) (*Scenario, error) {
 			if p.pid == 0 {
 				continue
 			}
-			var a, b float64
-			if a, b, err = procMem(p.pid); err == nil {
-				rss[i], hwm[i] = append(rss[i], a), append(hwm[i], b)
+			var m procMemory
+			if m, err = procMem(p.pid); err == nil {
+				rss[i], hwm[i], anon[i] = append(rss[i], m.rss), append(hwm[i], m.hwm), append(anon[i], m.anon)
 			}
 		}
 		stop()
@@ -108,6 +108,7 @@ func (r *run) memory(ctx context.Context) (*Scenario, error) {
 	rows := []*Row{
 		sc.row(fmt.Sprintf("%d tools, idle", n), "RSS MB", "lower", rss[0], rss[1], rss[2]),
 		sc.row(fmt.Sprintf("%d tools, peak", n), "VmHWM MB", "lower", hwm[0], hwm[1], hwm[2]),
+		sc.row(fmt.Sprintf("%d tools, idle", n), "RssAnon MB", "lower", anon[0], anon[1], anon[2]),
 	}
 	for _, row := range rows {
 		if r.node == "" {
@@ -124,6 +125,7 @@ func (r *run) memory(ctx context.Context) (*Scenario, error) {
 		sc.targetSkipped(what, fmt.Sprintf("run with %d tools", n))
 	}
 	sc.note("beeuni: `%s executor` as a child process against the fleet's NATS (the controller publishes the %d-tool project), VmRSS from /proc", filepath.Base(bin), n)
+	sc.note("RssAnon: the process's own pages (heap, stacks), without the file pages of its binary that RSS also counts: those are shared by every process of the binary and the kernel may drop them; a binary just written by the linker is often mapped whole")
 	sc.note("node: the call scenario's Node.js http server with the same %d modules bundled by esbuild, each called once, same idle time", n)
 	sc.note("bun: the call scenario's Bun.serve server with the same %d TypeScript modules (no bundle), each called once, same idle time", n)
 	return sc, nil
@@ -212,13 +214,17 @@ func (r *run) memoryRound(ctx context.Context, f *fleet, procs [3]memProc, n int
 	}
 }
 
-// procMem returns VmRSS and VmHWM of pid in MB.
-func procMem(pid int) (rss, hwm float64, err error) {
+// procMemory is a process's memory in MB, from /proc/PID/status.
+type procMemory struct{ rss, hwm, anon float64 }
+
+// procMem reads VmRSS, VmHWM and RssAnon of pid.
+func procMem(pid int) (procMemory, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, 0, fmt.Errorf("read the memory of process %d: %w (the memory scenario needs Linux /proc)", pid, err)
+		return procMemory{}, fmt.Errorf("read the memory of process %d: %w (the memory scenario needs Linux /proc)", pid, err)
 	}
-	return float64(statusKB(b, "VmRSS")) / 1024, float64(statusKB(b, "VmHWM")) / 1024, nil
+	mb := func(key string) float64 { return float64(statusKB(b, key)) / 1024 }
+	return procMemory{rss: mb("VmRSS"), hwm: mb("VmHWM"), anon: mb("RssAnon")}, nil
 }
 
 // executorProcess is `beeuni executor` running as a child process.

@@ -148,7 +148,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 func (r *Report) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	m := r.Machine
-	fmt.Fprintf(&b, "machine: %s, %d cores, GOMAXPROCS %d, %s, %s/%s", m.CPU, m.Cores, m.GOMAXPROCS, m.GoVersion, m.OS, m.Arch)
+	fmt.Fprintf(&b, "machine: %s, %d cores, GOMAXPROCS %d, GOGC %d, %s, %s/%s", m.CPU, m.Cores, m.GOMAXPROCS, m.GOGC, m.GoVersion, m.OS, m.Arch)
 	if m.Kernel != "" {
 		fmt.Fprintf(&b, " (kernel %s)", m.Kernel)
 	}

@@ -39,6 +39,8 @@ type metrics struct {
 	loadFailed   prometheus.Gauge
 	loadFailures prometheus.Counter
 
+	idleReleases prometheus.Counter // heap given back to the OS when idle
+
 	batches    *prometheus.CounterVec // POST /beeuni/batch, by outcome
 	batchCalls prometheus.Histogram   // calls per batch
 }
@@ -85,6 +87,10 @@ func newMetrics(reg prometheus.Registerer, turns, inFlight func() float64) (*met
 			Help: "Failures of every tool set switched in since start.",
 		}),
 	}
+	m.idleReleases = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "beeuni_executor_idle_memory_releases_total",
+		Help: "Times the executor gave its heap back to the OS after going idle (--idle-release).",
+	})
 	m.batches = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "beeuni_batch_requests_total",
 		Help: "Batch requests answered, by outcome (ok, bad_request, too_large, unavailable, canceled).",
@@ -103,7 +109,7 @@ func newMetrics(reg prometheus.Registerer, turns, inFlight func() float64) (*met
 		Help: "Tool calls running now.",
 	}, inFlight)
 	for _, c := range []prometheus.Collector{m.calls, m.latency, m.release, m.switches, m.switchDrain,
-		m.loadSeconds, m.toolsLoaded, m.loadFailed, m.loadFailures, turnsGauge, inFlightGauge, m.batches, m.batchCalls} {
+		m.loadSeconds, m.toolsLoaded, m.loadFailed, m.loadFailures, turnsGauge, inFlightGauge, m.batches, m.batchCalls, m.idleReleases} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("register executor metrics: %w", err)
 		}

@@ -77,6 +77,11 @@ type Options struct {
 	// plugin). It must not call Switch, and may only read ts's tools and
 	// manifest: a shutdown may free the set meanwhile.
 	OnSwitch func(ts *ToolSet)
+
+	// IdleRelease, when positive, gives the heap back to the OS after the
+	// server has gone that long without a call or a switch (beeuni
+	// executor and up: 2s). 0 leaves it to the Go runtime.
+	IdleRelease time.Duration
 }
 
 func (o *Options) setDefaults() {
@@ -131,8 +136,9 @@ type Server struct {
 	public  map[string]bool // patterns that need no token
 	now     func() time.Time
 
-	inFlight   atomic.Int64 // tool calls running now
-	answerBufs sync.Pool    // *bytes.Buffer for call answers
+	inFlight   atomic.Int64  // tool calls running now
+	activity   atomic.Uint64 // calls and switches so far, for releaseWhenIdle
+	answerBufs sync.Pool     // *bytes.Buffer for call answers
 
 	switchMu sync.Mutex // one Switch at a time, so metrics and logs follow the order of switches
 
@@ -241,6 +247,7 @@ func (s *Server) Switch(ts *ToolSet) {
 	s.cur = ts
 	s.switched = s.now()
 	s.mu.Unlock()
+	s.activity.Add(1)
 
 	s.metrics.switched(ts)
 	attrs := []any{slog.String("release", ts.Release()), slog.Int("tools", len(ts.Tools())),
@@ -304,6 +311,9 @@ func (s *Server) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	janitorCtx, stopJanitor := context.WithCancel(ctx)
 	wg.Go(func() { s.runJanitor(janitorCtx) })
+	if s.opts.IdleRelease > 0 {
+		wg.Go(func() { s.releaseWhenIdle(janitorCtx, s.opts.IdleRelease) })
+	}
 
 	serveErr := make(chan error, 1)
 	wg.Go(func() { serveErr <- srv.Serve(ln) })

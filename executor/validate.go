@@ -196,6 +196,7 @@ func (s *Server) invoke(ctx context.Context, ts *ToolSet, name, agent, session s
 	res, err := ts.set.CallWith(ctx, name, args, cc, jshost.CallOptions{Args: ac})
 	elapsed := time.Since(start)
 	s.inFlight.Add(-1)
+	s.activity.Add(1)
 	if err != nil {
 		return invocation{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/beeuni/beeuni/bench"
+	"github.com/beeuni/beeuni/internal/gctune"
 )
 
 // benchCmd is `beeuni bench [SCENARIO...]`: the benchmarks of SPEC section 9,
@@ -35,6 +36,9 @@ func (a *app) benchCmd(ctx context.Context, args []string) int {
 			return exitUsage
 		}
 	}
+	// The scenarios run beeuni's servers in this process: the collector is
+	// set as `beeuni executor` sets it.
+	gctune.Apply(a.getenv, gctune.CgroupV2)
 	cfg := bench.Config{Rounds: *rounds, Quick: *quick, NoNode: *noNode, NoBun: *noBun, Command: "beeuni bench " + strings.Join(args, " ")}
 	if !*quiet {
 		cfg.Progress = a.stderr

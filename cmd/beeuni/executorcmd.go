@@ -4,11 +4,14 @@ import (
 	"context"
 	"crypto/ed25519"
 	"flag"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/beeuni/beeuni/executor"
+	"github.com/beeuni/beeuni/internal/gctune"
 	"github.com/beeuni/beeuni/loader"
 	"github.com/beeuni/beeuni/release"
 )
@@ -21,6 +24,7 @@ type executorFlags struct {
 	opencodeDir string
 	tools       toolFlags
 	cacheMax    byteSize
+	idleRelease time.Duration
 	server      serverFlags // --validate-args, --mcp-allowed-origins (serverflags.go)
 }
 
@@ -32,8 +36,18 @@ func (a *app) addExecutorFlags(fl *flag.FlagSet, f *executorFlags) {
 	f.cacheMax = executor.DefaultCacheMax
 	fl.Var(&f.cacheMax, "cache-max", "the content cache's bound, e.g. 1GiB: past it, content only previous releases keep goes, oldest first (content in use is kept)")
 	a.addServerFlags(fl, &f.server)
+	fl.DurationVar(&f.idleRelease, "idle-release", 2*time.Second,
+		"give the heap back to the OS after this long without a call or a switch (0: leave it to the Go runtime); the collector runs at GOGC="+strconv.Itoa(gctune.Percent)+" unless GOGC is set")
 	fl.StringVar(&f.opencodeDir, "opencode-dir", a.getenv("BEEUNI_OPENCODE_DIR"),
 		"on the default harness, the opencode config folder the plugin is written to, as "+executor.OpencodePluginFile+" (default: the checkout's .opencode; off: write none) (env BEEUNI_OPENCODE_DIR)")
+}
+
+// tuneGC sets the Go collector of a long-running server (internal/gctune)
+// and logs what it set.
+func (a *app) tuneGC(log *slog.Logger) {
+	gc := gctune.Apply(a.getenv, gctune.CgroupV2)
+	log.Info("go collector", slog.Int("gogc", gc.Percent), slog.String("gogc_from", gc.PercentFrom),
+		slog.Int64("memory_limit_bytes", gc.LimitBytes), slog.String("memory_limit_from", gc.LimitFrom))
 }
 
 // opencodeFolder is where the default runtime's plugin goes for a checkout:
@@ -107,6 +121,7 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	log := a.newLogger()
+	a.tuneGC(log)
 	if pub == nil {
 		log.Warn("no --trust-key: release signatures are not checked (content digests still are)")
 	}
@@ -114,7 +129,7 @@ func (a *app) executorCmd(ctx context.Context, args []string) int {
 		TrustKey: pub, NATSURL: nf.natsURL, DefaultTimeout: ef.timeout, Logger: log, Failpoint: a.failpoint(),
 		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory), CacheMax: uint64(ef.cacheMax),
 		Launcher: selfLauncher(),
-		Server:   ef.server.apply(executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry()})})
+		Server:   ef.server.apply(executor.Options{Addr: *listen, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: newRegistry(), IdleRelease: ef.idleRelease})})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure

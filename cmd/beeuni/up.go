@@ -65,6 +65,7 @@ func (a *app) up(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	log := a.newLogger()
+	a.tuneGC(log)
 	repoDir, isDemo, err := chooseRepo(*repo, *demo, dataDir)
 	if err != nil {
 		a.errorf(nil, "%v", err)
@@ -143,7 +144,7 @@ func (a *app) up(ctx context.Context, args []string) int {
 		Workspace: repoDir, Harness: h, OpencodeDir: ef.opencodeFolder(repoDir), TrustKey: key.Public().(ed25519.PublicKey), Bus: bus, DefaultTimeout: ef.timeout, Logger: log,
 		Policy: pol, MaxMemory: uint64(ef.tools.maxMemory), CallMemory: uint64(ef.tools.callMemory), CacheMax: uint64(ef.cacheMax),
 		Launcher: selfLauncher(),
-		Server:   ef.server.apply(executor.Options{Addr: *listen, Listener: ln, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg})})
+		Server:   ef.server.apply(executor.Options{Addr: *listen, Listener: ln, Token: ef.token, Env: envSnapshot(), Logger: log, Registry: reg, IdleRelease: ef.idleRelease})})
 	if err != nil {
 		ln.Close()
 		a.errorf(nil, "%v", err)
