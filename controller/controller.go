@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -153,6 +154,13 @@ func New(cfg Config) (*Controller, error) {
 	}
 	if err := events.CheckProject(cfg.Project); err != nil {
 		return nil, fmt.Errorf("new controller: %w (pass --project)", err)
+	}
+	if cfg.DataDir != "" {
+		// Modules are laid out under it to be bundled and checked: without
+		// it every release would go out unchecked and without bundles.
+		if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+			return nil, fmt.Errorf("new controller: create the data folder: %w (pass --data with a folder this user may create)", err)
+		}
 	}
 	src, err := newSource(cfg.Repo, cfg.Branch, cfg.DataDir)
 	if err != nil {

@@ -128,6 +128,19 @@ func TestModulesNotCheckedWithoutLandlock(t *testing.T) {
 	}
 }
 
+// TestDataFolderMade: a controller whose data folder does not exist yet
+// makes it, and the release is checked and carries its bundles (the bench
+// once ran every release unchecked and without bundles for lack of it).
+func TestDataFolderMade(t *testing.T) {
+	f := newFixture(t)
+	commit := f.Commit("a tool", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})
+	f.start(func(c *Config) { c.DataDir = filepath.Join(t.TempDir(), "not", "yet") })
+	rec := f.WaitDesiredCommit(commit, waitFor)
+	if len(rec.Warnings) != 0 || rec.Bundles == nil {
+		t.Fatalf("warnings %+v, bundles %+v: want none and a bundle pack", rec.Warnings, rec.Bundles)
+	}
+}
+
 func TestBurstCoversCommits(t *testing.T) {
 	f := newFixture(t)
 	first := f.Commit("one", map[string]string{"beeuni.yaml": validManifest, "tools/greet.ts": greetTool})

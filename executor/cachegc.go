@@ -49,14 +49,13 @@ type keptRelease struct {
 	Digests []string `json:"digests"`
 }
 
-// digests lists rec's distinct content digests, its bundle pack's too.
+// digests lists rec's distinct content digests. Its bundle pack is not
+// one: it is read into memory (seedBundles), and a pack an earlier version
+// cached goes with the next clean-up.
 func digests(rec *release.Record) []string {
-	out := make([]string, 0, len(rec.Entries)+1)
+	out := make([]string, 0, len(rec.Entries))
 	for _, en := range rec.Entries {
 		out = append(out, en.Digest)
-	}
-	if rec.Bundles != nil {
-		out = append(out, rec.Bundles.Digest)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

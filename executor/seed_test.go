@@ -47,3 +47,29 @@ func TestConvergeShippedBundles(t *testing.T) {
 		t.Errorf("without the pack the executor ran esbuild %v times, want 3", got)
 	}
 }
+
+// TestBoundedBuffer: a pack served larger than its signed record says is
+// refused, not read into memory whole.
+func TestBoundedBuffer(t *testing.T) {
+	for _, tc := range []struct {
+		max    int64
+		writes []string
+		ok     bool
+	}{
+		{5, []string{"ab", "cde"}, true},
+		{5, []string{"abc", "def"}, false},
+		{0, []string{"a"}, false},
+		{0, nil, true},
+	} {
+		b := &boundedBuffer{max: tc.max}
+		var err error
+		for _, w := range tc.writes {
+			if _, err = b.Write([]byte(w)); err != nil {
+				break
+			}
+		}
+		if (err == nil) != tc.ok || int64(b.Len()) > tc.max {
+			t.Errorf("max %d, writes %q: err %v, %d bytes held", tc.max, tc.writes, err, b.Len())
+		}
+	}
+}
