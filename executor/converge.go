@@ -223,7 +223,7 @@ func (e *Executor) converge(ctx context.Context, d desired) (retry bool) {
 	e.srv.SetState(State{Desired: rec.ID})
 	if err == nil {
 		e.freeWhenDone(ctx, old)
-		e.collect()
+		e.collectDue = true
 	}
 	e.log.Info("converged", "release", rec.ID, "tools", len(act.Tools), "failed", len(act.Failures),
 		"took", time.Since(start).Round(time.Millisecond))

@@ -115,6 +115,7 @@ type Executor struct {
 	dirDigests map[string][]string // the content each folder in dirs names: in use, kept in the cache
 
 	gcKick       chan struct{} // a set was freed: collect the cache
+	collectDue   bool          // converge switched: collect after collectDelay (the converge loop's own)
 	overWarned   bool          // the in-use content's size was warned about (converge loop only)
 	cacheMetrics *cacheMetrics
 
@@ -325,6 +326,13 @@ func (e *Executor) convergeLoop(ctx context.Context) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
+	// The cache is cleaned up a moment after a switch, not at once: a burst
+	// of releases costs one clean-up, and the CPU of a switch's clean-up
+	// does not compete with the next converge (or, on a shared host, with
+	// other executors converging).
+	gcTimer := time.NewTimer(time.Hour)
+	gcTimer.Stop()
+	defer gcTimer.Stop()
 	var (
 		pending desired
 		retry   <-chan time.Time // set while pending waits to be tried again
@@ -342,10 +350,18 @@ func (e *Executor) convergeLoop(ctx context.Context) {
 		case <-e.gcKick:
 			e.collect()
 			continue
+		case <-gcTimer.C:
+			e.collect()
+			continue
 		}
 		timer.Stop()
 		retry = nil
-		if e.converge(ctx, d) && ctx.Err() == nil {
+		again := e.converge(ctx, d)
+		if e.collectDue {
+			e.collectDue = false
+			gcTimer.Reset(collectDelay)
+		}
+		if again && ctx.Err() == nil {
 			wait = RetryDelay(wait)
 			pending = d
 			timer.Reset(wait)
@@ -354,6 +370,9 @@ func (e *Executor) convergeLoop(ctx context.Context) {
 		}
 	}
 }
+
+// collectDelay is how long after a switch the cache is cleaned up.
+const collectDelay = time.Second
 
 // newer reports whether a newer pointer is waiting: a load in progress is
 // then not switched to.
