@@ -41,7 +41,8 @@ func Scenarios() []string {
 type Sizes struct {
 	CallDuration   time.Duration // load per measurement of call
 	CallClients    []int         // concurrent clients of call
-	Executors      []int         // fleet sizes of converge
+	Executors      []int         // fleet sizes of converge, in this process
+	ExecutorProcs  []int         // fleet sizes of converge, `beeuni executor` processes
 	RepoFiles      []int         // repository sizes of release
 	Switches       int           // releases switched per round of reload
 	ReloadClients  int           // steady load of reload
@@ -55,11 +56,11 @@ type Sizes struct {
 // finish in about a minute with quick.
 func DefaultSizes(quick bool) Sizes {
 	if quick {
-		return Sizes{CallDuration: 400 * time.Millisecond, CallClients: []int{1, 16}, Executors: []int{1, 10},
+		return Sizes{CallDuration: 400 * time.Millisecond, CallClients: []int{1, 16}, Executors: []int{1, 10}, ExecutorProcs: []int{3},
 			RepoFiles: []int{2000}, Switches: 3, ReloadClients: 8, SteadyDuration: 500 * time.Millisecond,
 			MemoryTools: 20, MemoryIdle: time.Second, Subscribers: []int{10, 100}}
 	}
-	return Sizes{CallDuration: 1500 * time.Millisecond, CallClients: []int{1, 16}, Executors: []int{1, 10, 100},
+	return Sizes{CallDuration: 1500 * time.Millisecond, CallClients: []int{1, 16}, Executors: []int{1, 10, 100}, ExecutorProcs: []int{10, 100},
 		RepoFiles: []int{2000, 10000}, Switches: 10, ReloadClients: 8, SteadyDuration: 2 * time.Second,
 		MemoryTools: 20, MemoryIdle: 5 * time.Second, Subscribers: []int{10, 100, 1000}}
 }

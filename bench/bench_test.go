@@ -14,7 +14,7 @@ import (
 // tinySizes keep every scenario to a second or two; a call figure needs
 // one whole call in CallDuration, and a 10 KB JSON call under -race on a
 // loaded machine can take over 100 ms.
-var tinySizes = Sizes{CallDuration: 400 * time.Millisecond, CallClients: []int{1, 2}, Executors: []int{1, 2},
+var tinySizes = Sizes{CallDuration: 400 * time.Millisecond, CallClients: []int{1, 2}, Executors: []int{1, 2}, ExecutorProcs: []int{2},
 	RepoFiles: []int{60}, Switches: 2, ReloadClients: 2, SteadyDuration: 100 * time.Millisecond,
 	MemoryTools: 3, MemoryIdle: 50 * time.Millisecond, Subscribers: []int{2}}
 

@@ -93,14 +93,38 @@ func (fo *fanout) put(ctx context.Context, bus *events.Bus, round int) ([]time.D
 func (r *run) converge(ctx context.Context) (*Scenario, error) {
 	sc := &Scenario{Name: ScenarioConverge, Title: "merge hook to every executor serving the new release",
 		Baselines: []string{"bare NATS KV put to N watchers"}}
-	dir, err := r.scratch("converge")
-	if err != nil {
+	version := 0
+	if err := r.convergeInProcess(ctx, sc, &version); err != nil {
 		return nil, err
 	}
-	version := 0
-	f, err := startFleet(ctx, dir, greetFiles(version))
+	if len(r.sizes.ExecutorProcs) > 0 {
+		bin, err := r.executorBinary()
+		if err != nil {
+			return nil, err
+		}
+		if err := r.convergeProcesses(ctx, sc, bin, &version); err != nil {
+			return nil, err
+		}
+	}
+	sc.note("all in this process: embedded NATS, the controller on a go-git repository, N executors each with its own NATS connection, data folder, bbolt file, bundler and HTTP listener")
+	sc.note("each round commits a changed tool module, then times from the merge hook's HTTP POST until each executor's server has switched to the new release (polled every 1 ms)")
+	sc.note("the time covers the controller's build, validation (bundle + load), signing, publish, and each executor's verify, fetch, lay out, bundle, load and switch")
+	sc.note("baseline: one bare KV put on the same NATS server and bucket until every executor's connection has it (watch callbacks, no polling)")
+	if len(r.sizes.ExecutorProcs) > 0 {
+		sc.note("executor processes: `beeuni executor` child processes of this binary on a fleet of their own (embedded NATS, controller); timed from the hook's POST to the JetStream time of each process's executor.converged event, which it publishes just after the switch and its bbolt commit")
+	}
+	return sc, nil
+}
+
+// convergeInProcess adds the rows of N executors in this process to sc.
+func (r *run) convergeInProcess(ctx context.Context, sc *Scenario, version *int) error {
+	dir, err := r.scratch("converge")
 	if err != nil {
-		return nil, err
+		return err
+	}
+	f, err := startFleet(ctx, dir, greetFiles(*version))
+	if err != nil {
+		return err
 	}
 	defer f.close()
 	fo := &fanout{}
@@ -113,30 +137,30 @@ func (r *run) converge(ctx context.Context) (*Scenario, error) {
 		add := n - len(f.execs)
 		r.progress("converge: starting %d more executors (%d in all)", add, n)
 		if err := f.addExecutors(ctx, add); err != nil {
-			return nil, err
+			return err
 		}
 		for _, e := range f.execs[len(f.execs)-add:] {
 			fo.watch(wctx, &wg, e.bus)
 		}
 		// Let the new watchers get the current value before timing.
 		if _, err := fo.put(ctx, f.bus, -1); err != nil {
-			return nil, err
+			return err
 		}
 		var p50, p99, all, b50, b99, ball []float64
 		var pooled []time.Duration
 		for round := range r.cfg.Rounds {
 			r.progress("converge: %d executors, round %d/%d", n, round+1, r.cfg.Rounds)
-			version++
-			took, err := f.release(ctx, greetFiles(version), 2*time.Minute)
+			*version++
+			took, err := f.release(ctx, greetFiles(*version), 2*time.Minute)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			pooled = append(pooled, took...)
 			a, b, c := spread(took)
 			p50, p99, all = append(p50, a), append(p99, b), append(all, c)
 			base, err := fo.put(ctx, f.bus, round)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			a, b, c = spread(base)
 			b50, b99, ball = append(b50, a), append(b99, b), append(ball, c)
@@ -158,11 +182,7 @@ func (r *run) converge(ctx context.Context) (*Scenario, error) {
 	if !slices.Contains(r.sizes.Executors, 100) {
 		sc.targetSkipped("100 executors: p99 under 250 ms", "not run at these sizes (100 executors run without --quick)")
 	}
-	sc.note("all in this process: embedded NATS, the controller on a go-git repository, N executors each with its own NATS connection, data folder, bbolt file, bundler and HTTP listener")
-	sc.note("each round commits a changed tool module, then times from the merge hook's HTTP POST until each executor's server has switched to the new release (polled every 1 ms)")
-	sc.note("the time covers the controller's build, validation (bundle + load), signing, publish, and each executor's verify, fetch, lay out, bundle, load and switch")
-	sc.note("baseline: one bare KV put on the same NATS server and bucket until every executor's connection has it (watch callbacks, no polling)")
-	return sc, nil
+	return nil
 }
 
 // spread returns the p50, p99 and maximum of durations, in ms.

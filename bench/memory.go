@@ -40,12 +40,9 @@ func (r *run) memory(ctx context.Context) (*Scenario, error) {
 	n := r.sizes.MemoryTools
 	sc := &Scenario{Name: ScenarioMemory, Baselines: []string{"idle node http, same modules", "idle bun.serve, same modules"},
 		Title: fmt.Sprintf("RSS of an idle executor process with %d loaded tools, after one call each and %s idle", n, r.sizes.MemoryIdle)}
-	bin := r.cfg.Binary
-	if bin == "" {
-		var err error
-		if bin, err = os.Executable(); err != nil {
-			return nil, fmt.Errorf("find the beeuni binary: %w (pass Config.Binary)", err)
-		}
+	bin, err := r.executorBinary()
+	if err != nil {
+		return nil, err
 	}
 	dir, err := r.scratch("memory")
 	if err != nil {
@@ -149,7 +146,7 @@ func (r *run) memoryProcesses(ctx context.Context, bin string, f *fleet, pub, da
 			s()
 		}
 	}
-	ex, err := startExecutorProcess(ctx, bin, f, pub, data)
+	ex, err := startExecutorProcess(ctx, bin, f, pub, data, "memory", false)
 	if err != nil {
 		return procs, stop, err
 	}
@@ -235,17 +232,25 @@ type executorProcess struct {
 	done chan error
 }
 
-func startExecutorProcess(ctx context.Context, bin string, f *fleet, pub, data string) (*executorProcess, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
+// startExecutorProcess starts `bin executor`; with noHTTP its API listens
+// on a port the kernel picks and p.url is empty (no port to race for).
+func startExecutorProcess(ctx context.Context, bin string, f *fleet, pub, data, id string, noHTTP bool) (*executorProcess, error) {
+	addr := "127.0.0.1:0"
+	if !noHTTP {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, err
+		}
+		addr = ln.Addr().String()
+		ln.Close() // the child binds it again at once; the port stays free meanwhile in practice
 	}
-	addr := ln.Addr().String()
-	ln.Close() // the child binds it again at once; the port stays free meanwhile in practice
-	cmd := exec.Command(bin, "executor", "--id", "memory", "--listen", addr, "--data", data,
+	cmd := exec.Command(bin, "executor", "--id", id, "--listen", addr, "--data", data,
 		"--nats", f.nats.ClientURL(), "--project", benchProject, "--trust-key", pub)
 	cmd.Env = append(os.Environ(), "BEEUNI_LOG_LEVEL=warn", "BEEUNI_EXECUTOR_TOKEN=")
-	p := &executorProcess{cmd: cmd, url: "http://" + addr, log: &limitedWriter{}, done: make(chan error, 1)}
+	p := &executorProcess{cmd: cmd, log: &limitedWriter{}, done: make(chan error, 1)}
+	if !noHTTP {
+		p.url = "http://" + addr
+	}
 	cmd.Stdout = p.log
 	cmd.Stderr = p.log
 	if err := cmd.Start(); err != nil {
