@@ -34,7 +34,8 @@ type Settings struct {
 
 // Apply sets the collector: GOGC=Percent unless the environment sets GOGC,
 // and, unless it sets GOMEMLIMIT, a soft limit of limitShare of the cgroup
-// memory limit at cgroupFile when there is one. The Go runtime has already
+// memory limit at cgroupFile when there is one and no lower limit is set
+// (the executor's --max-memory). The Go runtime has already
 // read GOGC and GOMEMLIMIT when they are set; Apply leaves them alone.
 func Apply(getenv func(string) string, cgroupFile string) Settings {
 	s := Settings{PercentFrom: "GOGC"}
@@ -50,9 +51,11 @@ func Apply(getenv func(string) string, cgroupFile string) Settings {
 		return s
 	}
 	if max, ok := cgroupLimit(cgroupFile); ok {
-		s.LimitBytes = int64(float64(max) * limitShare)
-		s.LimitFrom = cgroupFile
-		debug.SetMemoryLimit(s.LimitBytes)
+		// A lower limit set before (the executor's --max-memory) stays.
+		if lim := int64(float64(max) * limitShare); lim < debug.SetMemoryLimit(-1) {
+			s.LimitBytes, s.LimitFrom = lim, cgroupFile
+			debug.SetMemoryLimit(lim)
+		}
 	}
 	return s
 }

@@ -37,6 +37,7 @@ func TestApply(t *testing.T) {
 		{"garbage in the cgroup file", nil, write("bad", "lots\n"), Percent, 0},
 		{"GOGC from the environment", map[string]string{"GOGC": "150"}, filepath.Join(dir, "absent"), 150, 0},
 		{"GOMEMLIMIT from the environment", map[string]string{"GOMEMLIMIT": "2GiB"}, write("1g2", "1073741824"), Percent, 0},
+		{"a lower limit set before stays", map[string]string{"lower": "1"}, write("1g3", "1073741824"), Percent, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The runtime reads GOGC at start; stand in for it.
@@ -44,6 +45,10 @@ func TestApply(t *testing.T) {
 				debug.SetGCPercent(150)
 			}
 			debug.SetMemoryLimit(limit)
+			if tc.env["lower"] != "" {
+				debug.SetMemoryLimit(256 << 20) // the executor's --max-memory
+				defer debug.SetMemoryLimit(limit)
+			}
 			s := Apply(func(k string) string { return tc.env[k] }, tc.cgroup)
 			if s.Percent != tc.wantPercent {
 				t.Errorf("Percent %d, want %d", s.Percent, tc.wantPercent)
@@ -56,7 +61,10 @@ func TestApply(t *testing.T) {
 				t.Errorf("LimitBytes %d, want %d", s.LimitBytes, int64(tc.wantLimit))
 			}
 			want := int64(tc.wantLimit)
-			if want == 0 {
+			switch {
+			case tc.env["lower"] != "":
+				want = 256 << 20
+			case want == 0:
 				want = limit
 			}
 			if got := debug.SetMemoryLimit(-1); got != want {
