@@ -43,6 +43,7 @@ type Sizes struct {
 	CallClients    []int         // concurrent clients of call
 	Executors      []int         // fleet sizes of converge, in this process
 	ExecutorProcs  []int         // fleet sizes of converge, `beeuni executor` processes
+	ConvergeGap    time.Duration // quiet time before each converge round (merges are not back to back)
 	RepoFiles      []int         // repository sizes of release
 	Switches       int           // releases switched per round of reload
 	ReloadClients  int           // steady load of reload
@@ -56,11 +57,11 @@ type Sizes struct {
 // finish in about a minute with quick.
 func DefaultSizes(quick bool) Sizes {
 	if quick {
-		return Sizes{CallDuration: 400 * time.Millisecond, CallClients: []int{1, 16}, Executors: []int{1, 10}, ExecutorProcs: []int{3},
+		return Sizes{CallDuration: 400 * time.Millisecond, CallClients: []int{1, 16}, Executors: []int{1, 10}, ExecutorProcs: []int{3}, ConvergeGap: 1500 * time.Millisecond,
 			RepoFiles: []int{2000}, Switches: 3, ReloadClients: 8, SteadyDuration: 500 * time.Millisecond,
 			MemoryTools: 20, MemoryIdle: time.Second, Subscribers: []int{10, 100}}
 	}
-	return Sizes{CallDuration: 1500 * time.Millisecond, CallClients: []int{1, 16}, Executors: []int{1, 10, 100}, ExecutorProcs: []int{10, 100},
+	return Sizes{CallDuration: 1500 * time.Millisecond, CallClients: []int{1, 16}, Executors: []int{1, 10, 100}, ExecutorProcs: []int{10, 100}, ConvergeGap: 1500 * time.Millisecond,
 		RepoFiles: []int{2000, 10000}, Switches: 10, ReloadClients: 8, SteadyDuration: 2 * time.Second,
 		MemoryTools: 20, MemoryIdle: 5 * time.Second, Subscribers: []int{10, 100, 1000}}
 }

@@ -94,21 +94,36 @@ func (r *run) converge(ctx context.Context) (*Scenario, error) {
 	sc := &Scenario{Name: ScenarioConverge, Title: "merge hook to every executor serving the new release",
 		Baselines: []string{"bare NATS KV put to N watchers"}}
 	version := 0
-	if err := r.convergeInProcess(ctx, sc, &version); err != nil {
+	bin, err := r.executorBinary()
+	if err != nil {
 		return nil, err
 	}
-	if len(r.sizes.ExecutorProcs) > 0 {
-		bin, err := r.executorBinary()
-		if err != nil {
+	// As `beeuni controller` runs: changed modules checked in a confined
+	// child before the release is signed. Then the smallest and largest
+	// sizes again without the check, to show what it costs.
+	if err := r.convergeInProcess(ctx, sc, &version, r.sizes.Executors, bin); err != nil {
+		return nil, err
+	}
+	if n := len(r.sizes.Executors); n > 0 {
+		bare := []int{r.sizes.Executors[0]}
+		if n > 1 {
+			bare = append(bare, r.sizes.Executors[n-1])
+		}
+		if err := r.convergeInProcess(ctx, sc, &version, bare, ""); err != nil {
 			return nil, err
 		}
+	}
+	if len(r.sizes.ExecutorProcs) > 0 {
 		if err := r.convergeProcesses(ctx, sc, bin, &version); err != nil {
 			return nil, err
 		}
 	}
 	sc.note("all in this process: embedded NATS, the controller on a go-git repository, N executors each with its own NATS connection, data folder, bbolt file, bundler and HTTP listener")
+	if r.sizes.ConvergeGap > 0 {
+		sc.note("rounds are %s apart (the work a merge leaves behind is done before the next, as between merges; bursts are the reload scenario's)", r.sizes.ConvergeGap)
+	}
 	sc.note("each round commits a changed tool module, then times from the merge hook's HTTP POST until each executor's server has switched to the new release (polled every 1 ms)")
-	sc.note("the time covers the controller's build, validation (bundle + load), signing, publish, and each executor's verify, fetch, lay out, bundle, load and switch")
+	sc.note("the time covers the controller's build, validation (bundles, and the changed module loaded in a confined check process as `beeuni controller` does; rows \"no module check\": without that process), signing, publish, and each executor's verify, fetch, lay out, load and switch")
 	sc.note("baseline: one bare KV put on the same NATS server and bucket until every executor's connection has it (watch callbacks, no polling)")
 	if len(r.sizes.ExecutorProcs) > 0 {
 		sc.note("executor processes: `beeuni executor` child processes of this binary on a fleet of their own (embedded NATS, controller); timed from the hook's POST to the JetStream time of each process's executor.converged event, which it publishes just after the switch and its bbolt commit")
@@ -116,13 +131,15 @@ func (r *run) converge(ctx context.Context) (*Scenario, error) {
 	return sc, nil
 }
 
-// convergeInProcess adds the rows of N executors in this process to sc.
-func (r *run) convergeInProcess(ctx context.Context, sc *Scenario, version *int) error {
+// convergeInProcess adds the rows of executors in this process to sc, for
+// each of sizes; with checkBin the controller checks modules in a confined
+// `checkBin internal check` process.
+func (r *run) convergeInProcess(ctx context.Context, sc *Scenario, version *int, sizes []int, checkBin string) error {
 	dir, err := r.scratch("converge")
 	if err != nil {
 		return err
 	}
-	f, err := startFleet(ctx, dir, greetFiles(*version))
+	f, err := startFleetOn(ctx, dir, greetFiles(*version), 1, checkBin)
 	if err != nil {
 		return err
 	}
@@ -133,7 +150,7 @@ func (r *run) convergeInProcess(ctx context.Context, sc *Scenario, version *int)
 	defer wg.Wait()
 	defer stop()
 
-	for _, n := range r.sizes.Executors {
+	for _, n := range sizes {
 		add := n - len(f.execs)
 		r.progress("converge: starting %d more executors (%d in all)", add, n)
 		if err := f.addExecutors(ctx, add); err != nil {
@@ -150,6 +167,9 @@ func (r *run) convergeInProcess(ctx context.Context, sc *Scenario, version *int)
 		var pooled []time.Duration
 		for round := range r.cfg.Rounds {
 			r.progress("converge: %d executors, round %d/%d", n, round+1, r.cfg.Rounds)
+			if err := r.quietGap(ctx); err != nil {
+				return err
+			}
 			*version++
 			took, err := f.release(ctx, greetFiles(*version), 2*time.Minute)
 			if err != nil {
@@ -169,10 +189,13 @@ func (r *run) convergeInProcess(ctx context.Context, sc *Scenario, version *int)
 		if n > 1 {
 			label += "s"
 		}
+		if checkBin == "" {
+			label += ", no module check"
+		}
 		sc.row(label, "p50 ms", "lower", p50, b50)
 		p := sc.row(label, "p99 ms", "lower", p99, b99)
 		sc.row(label, "all serving ms", "lower", all, ball)
-		if n == 100 {
+		if n == 100 && checkBin != "" {
 			slices.Sort(pooled)
 			sc.target("100 executors: p99 under 250 ms", p.Beeuni.Median < 250,
 				"p99 median over rounds %s ms (worst round %s ms; p99 of all %d samples %s ms)",

@@ -101,7 +101,7 @@ func (r *run) convergeProcesses(ctx context.Context, sc *Scenario, bin string, v
 }
 
 func (r *run) convergeProcessRows(ctx context.Context, sc *Scenario, bin, dir string, n int, version *int) error {
-	f, err := startFleet(ctx, dir, greetFiles(*version))
+	f, err := startFleetOn(ctx, dir, greetFiles(*version), 1, bin)
 	if err != nil {
 		return err
 	}
@@ -136,6 +136,9 @@ func (r *run) convergeProcessRows(ctx context.Context, sc *Scenario, bin, dir st
 	var p50, p99, all []float64
 	for round := range r.cfg.Rounds {
 		r.progress("converge: %d executor processes, round %d/%d", n, round+1, r.cfg.Rounds)
+		if err := r.quietGap(ctx); err != nil {
+			return err
+		}
 		*version++
 		before := f.ctl.Status().Desired
 		commit, err := f.commit(greetFiles(*version))
@@ -196,4 +199,22 @@ func (r *run) executorBinary() (string, error) {
 		return "", fmt.Errorf("find the beeuni binary: %w (pass Config.Binary)", err)
 	}
 	return bin, nil
+}
+
+// quietGap waits Sizes.ConvergeGap before a converge round: a merge comes
+// after the work the last one left behind is done (the controller's next
+// check process starting, the executors' cache clean-up), as merges do; a
+// burst of releases is the reload scenario's.
+func (r *run) quietGap(ctx context.Context) error {
+	if r.sizes.ConvergeGap <= 0 {
+		return nil
+	}
+	t := time.NewTimer(r.sizes.ConvergeGap)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -82,7 +82,7 @@ func (r *run) fleetOn(ctx context.Context, sc *Scenario, name string, nodes, max
 		return err
 	}
 	version := 0
-	f, err := startFleetOn(ctx, dir, fleetFiles(version), nodes)
+	f, err := startFleetOn(ctx, dir, fleetFiles(version), nodes, "")
 	if err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func TestSubscribersVerify(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			f, err := startFleetOn(ctx, t.TempDir(), fleetFiles(0), 1)
+			f, err := startFleetOn(ctx, t.TempDir(), fleetFiles(0), 1, "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/beeuni/beeuni/events"
 	"github.com/beeuni/beeuni/executor"
 	"github.com/beeuni/beeuni/internal/gitrepo"
+	"github.com/beeuni/beeuni/internal/modcheck"
 	"github.com/beeuni/beeuni/release"
 	"github.com/beeuni/beeuni/store"
 )
@@ -34,6 +35,7 @@ type fleet struct {
 	dir     string
 	nats    *events.Embedded   // nodes[0]
 	nodes   []*events.Embedded // one, or the nodes of a cluster
+	checker *modcheck.Checker  // the controller's module check, when on
 	bus     *events.Bus
 	git     *git.Repository
 	repoDir string
@@ -90,12 +92,14 @@ type fleetExecutor struct {
 // startFleet commits files as the first commit and starts NATS and the
 // controller; executors are added with addExecutors.
 func startFleet(ctx context.Context, dir string, files map[string]string) (*fleet, error) {
-	return startFleetOn(ctx, dir, files, 1)
+	return startFleetOn(ctx, dir, files, 1, "")
 }
 
 // startFleetOn is startFleet on nodes NATS servers: one embedded server, or
 // an in-process cluster whose buckets have a replica on each node (up to 3).
-func startFleetOn(ctx context.Context, dir string, files map[string]string, nodes int) (*fleet, error) {
+// With checkBin, the controller checks changed modules as `beeuni
+// controller` does: in a confined `checkBin internal check` process.
+func startFleetOn(ctx context.Context, dir string, files map[string]string, nodes int, checkBin string) (*fleet, error) {
 	f := &fleet{dir: dir, repoDir: filepath.Join(dir, "repo"), log: slog.New(slog.DiscardHandler),
 		hooks: &http.Client{Timeout: 10 * time.Second}}
 	f.ctx, f.cancel = context.WithCancel(ctx)
@@ -129,8 +133,14 @@ func startFleetOn(ctx context.Context, dir string, files map[string]string, node
 	if f.db, err = store.Open(filepath.Join(dir, "controller.db")); err != nil {
 		return nil, err
 	}
-	if f.ctl, err = controller.New(controller.Config{Project: benchProject, Repo: f.repoDir, Branch: "main", Poll: time.Hour,
-		DataDir: filepath.Join(dir, "controller"), Key: f.key, Bus: f.bus, DB: f.db, Logger: f.log}); err != nil {
+	cc := controller.Config{Project: benchProject, Repo: f.repoDir, Branch: "main", Poll: time.Hour,
+		DataDir: filepath.Join(dir, "controller"), Key: f.key, Bus: f.bus, DB: f.db, Logger: f.log}
+	if checkBin != "" {
+		// As `beeuni controller` runs it: a check process kept started ahead.
+		f.checker = modcheck.New(modcheck.Options{Command: []string{checkBin, "internal", "check"}, Spare: true})
+		cc.CheckModules = f.checker.Check
+	}
+	if f.ctl, err = controller.New(cc); err != nil {
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -275,6 +285,9 @@ func (f *fleet) close() {
 	}
 	if f.db != nil {
 		f.db.Close()
+	}
+	if f.checker != nil {
+		f.checker.Close()
 	}
 	for _, n := range f.nodes {
 		n.Shutdown()

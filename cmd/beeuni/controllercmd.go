@@ -73,9 +73,13 @@ func (a *app) controllerCmd(ctx context.Context, args []string) int {
 	}
 	defer db.Close()
 	reg := newRegistry()
+	// A check process is kept started ahead: a merge's module check does
+	// not wait for one to start (docs/benchmarks.md).
+	checker := modcheck.New(modcheck.Options{Logger: log, Spare: true})
+	defer checker.Close()
 	c, err := controller.New(controller.Config{Project: project, Repo: *repo, Branch: *branch, Poll: *poll, DataDir: *data,
 		HookSecret: *secret, Token: *token, Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h, Replicas: *replicas,
-		CheckModules: modcheck.New(modcheck.Options{Logger: log}).Check, Failpoint: a.failpoint()})
+		CheckModules: checker.Check, Failpoint: a.failpoint()})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure

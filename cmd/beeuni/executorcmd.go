@@ -68,7 +68,7 @@ func (f *executorFlags) opencodeFolder(workspace string) string {
 
 // executorCmd is `beeuni executor`: one sandbox executor.
 func (a *app) executorCmd(ctx context.Context, args []string) int {
-	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--dir CHECKOUT] [--harness experimental|default] [--trust-key FILE] [--token T] [--opencode-dir DIR] [--nats URL] [--project NAME] [--max-memory BYTES] [--call-memory BYTES] [--cache-max BYTES] [--fs-read PATHS] [--fs-write PATHS]"
+	usage := "executor [--id ID] [--listen ADDR] [--data DIR] [--dir CHECKOUT] [--harness experimental|default] [--trust-key FILE] [--token T] [--opencode-dir DIR] [--nats URL] [--project NAME] [--max-memory BYTES] [--call-memory BYTES] [--cache-max BYTES] [--idle-release DURATION] [--fs-read PATHS] [--fs-write PATHS]"
 	fl := a.newFlags("executor", usage)
 	var nf netFlags
 	a.addNetFlags(fl, &nf)

@@ -29,7 +29,7 @@ const upPoll = time.Second
 // up is `beeuni up`: everything on one machine, on embedded defaults:
 // NATS with JetStream, a controller, one executor, one HTTP address.
 func (a *app) up(ctx context.Context, args []string) int {
-	usage := "up [--repo DIR] [--demo] [--listen ADDR] [--data DIR] [--nats-port N] [--token T] [--hook-secret S] [--harness H] [--opencode-dir DIR] [--max-memory BYTES] [--call-memory BYTES] [--cache-max BYTES] [--fs-read PATHS] [--fs-write PATHS] [--nats-log]"
+	usage := "up [--repo DIR] [--demo] [--listen ADDR] [--data DIR] [--nats-port N] [--token T] [--hook-secret S] [--harness H] [--opencode-dir DIR] [--max-memory BYTES] [--call-memory BYTES] [--cache-max BYTES] [--idle-release DURATION] [--fs-read PATHS] [--fs-write PATHS] [--nats-log]"
 	fl := a.newFlags("up", usage)
 	repo := fl.String("repo", "", "the project's Git repository (default: the current folder if it is one with a beeuni.yaml, else the demo)")
 	demo := fl.Bool("demo", false, "serve the demo project: a Git repository made from examples/demo in the data folder")
@@ -116,9 +116,11 @@ func (a *app) up(ctx context.Context, args []string) int {
 	}
 	defer db.Close()
 	reg := newRegistry()
+	checker := modcheck.New(modcheck.Options{Logger: log, Spare: true})
+	defer checker.Close()
 	ctl, err := controller.New(controller.Config{Project: name, Repo: repoDir, Branch: *branch, Poll: *poll,
 		DataDir: filepath.Join(dataDir, "controller"), HookSecret: *secret, Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h,
-		CheckModules: modcheck.New(modcheck.Options{Logger: log}).Check, OnRejected: notices.rejected})
+		CheckModules: checker.Check, OnRejected: notices.rejected})
 	if err != nil {
 		a.errorf(nil, "%v", err)
 		return exitFailure

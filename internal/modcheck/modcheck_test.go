@@ -38,7 +38,7 @@ func checker(opts Options) *Checker {
 }
 
 // tree writes files under a fresh release folder and returns it.
-func tree(t *testing.T, files map[string]string) string {
+func tree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "tree")
 	for p, c := range files {
@@ -233,5 +233,72 @@ func TestRefusedWithoutLandlock(t *testing.T) {
 	fs, err := checker(Options{KernelABI: &none}).Check(t.Context(), root, specs("good"))
 	if !errors.Is(err, ErrNotChecked) || !strings.Contains(err.Error(), "refused to run: this kernel has no Landlock") || fs != nil {
 		t.Fatalf("Check = %v, %v; want a refusal that names Landlock", fs, err)
+	}
+}
+
+// TestSpare: with Options.Spare a check process is started ahead and a
+// new one after each check. Checks through spares answer as fresh ones do
+// (a module that loads, one that throws, one that hangs past the deadline);
+// a spare that died meanwhile is replaced; Close ends the spare and
+// removes its temp folder.
+func TestSpare(t *testing.T) {
+	needLandlock(t)
+	root := tree(t, map[string]string{
+		"tools/good.ts": tool(""),
+		"tools/bad.ts":  tool("throw new Error('bad at import')"),
+		"tools/hang.ts": tool("for (;;) {}"),
+	})
+	c := checker(Options{Spare: true, Deadline: 2 * time.Second, TempDir: t.TempDir()})
+	spare := func() *proc {
+		t.Helper()
+		var p *proc
+		for end := time.Now().Add(10 * time.Second); p == nil && time.Now().Before(end); time.Sleep(time.Millisecond) {
+			c.mu.Lock()
+			p = c.spare
+			c.mu.Unlock()
+		}
+		if p == nil {
+			t.Fatal("no spare check process after 10s")
+		}
+		return p
+	}
+	for i, tc := range []struct {
+		names []string
+		want  map[string]string
+		kill  bool // kill the spare first
+	}{
+		{[]string{"good", "bad"}, map[string]string{"bad": "bad at import"}, false},
+		{[]string{"good"}, map[string]string{}, true},
+		{[]string{"hang", "good"}, map[string]string{"hang": "did not finish loading within 2s"}, false},
+	} {
+		p := spare()
+		if tc.kill {
+			p.kill()
+			<-p.done
+		}
+		fs, err := c.Check(t.Context(), root, specs(tc.names...))
+		if err != nil {
+			t.Fatalf("check %d: %v", i, err)
+		}
+		got := reasons(fs)
+		if len(got) != len(tc.want) {
+			t.Errorf("check %d: failures %q, want %q", i, got, tc.want)
+		}
+		for name, want := range tc.want {
+			if !strings.Contains(got[name], want) {
+				t.Errorf("check %d: %s's reason %q, want it to hold %q", i, name, got[name], want)
+			}
+		}
+		if _, err := os.Stat(p.temp); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("check %d: the used process's temp folder %s is still there (%v)", i, p.temp, err)
+		}
+	}
+	last := spare()
+	c.Close()
+	if !last.ended() {
+		t.Error("the spare still runs after Close")
+	}
+	if _, err := os.Stat(last.temp); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the spare's temp folder %s is still there after Close (%v)", last.temp, err)
 	}
 }
