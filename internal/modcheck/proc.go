@@ -81,8 +81,13 @@ func (p *proc) ended() bool {
 	}
 }
 
-// kill ends the process group at once.
-func (p *proc) kill() { _ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL) }
+// kill ends the process group at once. Not once it has been waited for:
+// its group id may belong to another process by then.
+func (p *proc) kill() {
+	if !p.ended() {
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
 
 // close kills the process if it still runs, waits for it, and removes its
 // temp folder and pipes.
