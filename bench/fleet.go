@@ -137,7 +137,7 @@ func startFleetOn(ctx context.Context, dir string, files map[string]string, node
 		DataDir: filepath.Join(dir, "controller"), Key: f.key, Bus: f.bus, DB: f.db, Logger: f.log}
 	if checkBin != "" {
 		// As `beeuni controller` runs it: a check process kept started ahead.
-		f.checker = modcheck.New(modcheck.Options{Command: []string{checkBin, "internal", "check"}, Spare: true})
+		f.checker = modcheck.New(modcheck.Options{Command: []string{checkBin, "internal", "check"}, Spare: true, TempDir: filepath.Join(dir, "check")})
 		cc.CheckModules = f.checker.Check
 	}
 	if f.ctl, err = controller.New(cc); err != nil {

@@ -75,7 +75,7 @@ func (a *app) controllerCmd(ctx context.Context, args []string) int {
 	reg := newRegistry()
 	// A check process is kept started ahead: a merge's module check does
 	// not wait for one to start (docs/benchmarks.md).
-	checker := modcheck.New(modcheck.Options{Logger: log, Spare: true})
+	checker := modcheck.New(modcheck.Options{Logger: log, Spare: true, TempDir: filepath.Join(*data, "check")})
 	defer checker.Close()
 	c, err := controller.New(controller.Config{Project: project, Repo: *repo, Branch: *branch, Poll: *poll, DataDir: *data,
 		HookSecret: *secret, Token: *token, Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h, Replicas: *replicas,

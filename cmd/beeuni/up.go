@@ -116,7 +116,7 @@ func (a *app) up(ctx context.Context, args []string) int {
 	}
 	defer db.Close()
 	reg := newRegistry()
-	checker := modcheck.New(modcheck.Options{Logger: log, Spare: true})
+	checker := modcheck.New(modcheck.Options{Logger: log, Spare: true, TempDir: filepath.Join(dataDir, "controller", "check")})
 	defer checker.Close()
 	ctl, err := controller.New(controller.Config{Project: name, Repo: repoDir, Branch: *branch, Poll: *poll,
 		DataDir: filepath.Join(dataDir, "controller"), HookSecret: *secret, Key: key, Bus: bus, DB: db, Logger: log, Registerer: reg, Harness: h,

@@ -302,3 +302,28 @@ func TestSpare(t *testing.T) {
 		t.Errorf("the spare's temp folder %s is still there after Close (%v)", last.temp, err)
 	}
 }
+
+// TestLeftoversRemoved: a Checker with a TempDir of its own removes the
+// temp folders check processes of an earlier run left there (its
+// controller killed), and nothing else.
+func TestLeftoversRemoved(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{tempPrefix + "123", tempPrefix + "456/sub", "keep"} {
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := New(Options{TempDir: dir})
+	defer c.Close()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) != 1 || names[0] != "keep" {
+		t.Errorf("left in the temp folder: %q, want only keep", names)
+	}
+}

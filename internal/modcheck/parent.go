@@ -39,7 +39,9 @@ type Options struct {
 	// ends it.
 	Spare bool
 	// TempDir is where each check process gets its temp folder ("" is
-	// os.TempDir()).
+	// os.TempDir()). When set, it is this Checker's own: New removes the
+	// folders earlier check processes left there (a controller killed
+	// before it could remove its spare's).
 	TempDir string
 }
 
@@ -65,6 +67,9 @@ func New(opts Options) *Checker {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.TempDir != "" {
+		removeLeftovers(opts.TempDir, opts.Logger)
 	}
 	c := &Checker{opts: opts, stop: make(chan struct{})}
 	c.refill(0)

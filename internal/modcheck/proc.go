@@ -2,8 +2,10 @@ package modcheck
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"time"
 )
@@ -21,6 +23,24 @@ type proc struct {
 	err    error         // Wait's, once done
 }
 
+// tempPrefix names the check processes' temp folders.
+const tempPrefix = "beeuni-check-"
+
+// removeLeftovers removes the temp folders of earlier check processes in
+// dir, making dir if it is missing.
+func removeLeftovers(dir string, log *slog.Logger) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		log.Warn("make the module checks' temp folder", "dir", dir, "error", err)
+		return
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, tempPrefix+"*"))
+	for _, p := range old {
+		if err := os.RemoveAll(p); err != nil {
+			log.Warn("remove an earlier module check's temp folder", "dir", p, "error", err)
+		}
+	}
+}
+
 // spawn starts a check process.
 func (c *Checker) spawn() (*proc, error) {
 	argv := c.opts.Command
@@ -31,7 +51,7 @@ func (c *Checker) spawn() (*proc, error) {
 		}
 		argv = []string{self, "internal", "check"}
 	}
-	temp, err := os.MkdirTemp(c.opts.TempDir, "beeuni-check-")
+	temp, err := os.MkdirTemp(c.opts.TempDir, tempPrefix+"*")
 	if err != nil {
 		return nil, fmt.Errorf("%w: make the check's temp folder: %w", ErrNotChecked, err)
 	}
