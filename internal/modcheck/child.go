@@ -33,7 +33,9 @@ var systemReads = []string{"/usr/share/zoneinfo"}
 // more than the request gives it: the release folder and a temp folder.
 func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := &lineWriter{w: stdout}
-	warmUp(ctx)
+	if os.Getenv(envWarm) != "" {
+		warmUp(ctx)
+	}
 	var req request
 	if err := json.NewDecoder(io.LimitReader(stdin, maxRequest)).Decode(&req); err != nil {
 		fmt.Fprintf(stderr, "beeuni internal check: read the request on stdin: %v\n", err)
@@ -83,6 +85,10 @@ func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 	out.write(line{Done: true})
 	return 0
 }
+
+// envWarm, set in a spare check process's environment, has it warm up
+// before it reads its request.
+const envWarm = "BEEUNI_CHECK_WARM"
 
 // warmModule is loaded before the request is read: it is the binary's own
 // code, and a process started ahead (Options.Spare) has then paged in and

@@ -41,8 +41,9 @@ func removeLeftovers(dir string, log *slog.Logger) {
 	}
 }
 
-// spawn starts a check process.
-func (c *Checker) spawn() (*proc, error) {
+// spawn starts a check process; a spare (warm) warms up before it reads
+// its request, one a check waits for does not.
+func (c *Checker) spawn(warm bool) (*proc, error) {
 	argv := c.opts.Command
 	if len(argv) == 0 {
 		self, err := os.Executable()
@@ -70,6 +71,9 @@ func (c *Checker) spawn() (*proc, error) {
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = minimalEnv(temp, c.opts.MemoryBytes)
+	if warm {
+		cmd.Env = append(cmd.Env, envWarm+"=1")
+	}
 	cmd.Dir = temp
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
 	// Its own process group, killed whole; and it dies with the controller.
@@ -137,7 +141,7 @@ func (c *Checker) take() (*proc, error) {
 	if p != nil {
 		return p, nil
 	}
-	return c.spawn()
+	return c.spawn(false)
 }
 
 // refillDelay is how long after a check its successor is started: its
@@ -171,7 +175,7 @@ func (c *Checker) refill(delay time.Duration) {
 				return
 			}
 		}
-		p, err := c.spawn()
+		p, err := c.spawn(true)
 		c.mu.Lock()
 		c.filling = false
 		keep := err == nil && !c.closed && c.spare == nil
