@@ -279,9 +279,13 @@ func TestReplayHoldsUntilNewCommit(t *testing.T) {
 	if rec.Seq != 3 {
 		t.Fatalf("seq = %d", rec.Seq)
 	}
-	if st := c.Status(); st.Pinned != "" {
-		t.Fatalf("pin kept after a new commit: %+v", st)
-	}
+	// The status follows the desired pointer's put: poll it.
+	natstest.WaitFor(t, waitFor, func() error {
+		if st := c.Status(); st.Pinned != "" {
+			return fmt.Errorf("pin kept after a new commit: %+v", st)
+		}
+		return nil
+	})
 	// A rejected or unknown release cannot be replayed.
 	if _, err := f.Bus.Control(context.Background(), "demo", "replay", []byte(`{"release": "r9-000000000000"}`)); err == nil {
 		t.Fatal("replay of an unknown release succeeded")
