@@ -57,3 +57,31 @@ func BenchmarkCallTool(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCallFloor is the Go floor of the call scenario under the same
+// client, so a profile of beeuni's side can be set against it.
+func BenchmarkCallFloor(b *testing.B) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	answers := map[string][]byte{}
+	for _, t := range callTools {
+		answers[t.name] = []byte(`{"ok":true}`)
+	}
+	url, err := serveFloor(ctx, &wg, answers)
+	if err != nil {
+		b.Fatal(err)
+	}
+	client := newClient()
+	defer client.CloseIdleConnections()
+	b.SetParallelism(max(1, 16/runtime.GOMAXPROCS(0)))
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, _, err := post(ctx, client, url+"/beeuni/tools/ping", []byte(`{}`), nil); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
