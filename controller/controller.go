@@ -51,11 +51,14 @@ type Config struct {
 	// Harness is the one whose rules resolve the tool set kept in records.
 	Harness loader.Harness
 	// CheckModules loads the modules a commit changed from the release laid
-	// out at root and returns those that did not load. It must run them
-	// outside the controller's process, where neither the signing key nor
-	// any token is in reach (modcheck.Checker.Check: a confined child).
-	// nil: modules are not load-checked; the manifest still is.
-	CheckModules func(ctx context.Context, root string, specs []jshost.Spec) ([]jshost.Failure, error)
+	// out at root and returns those that did not load, and what the ones
+	// that did told about their tools, by tool name (shipped in the
+	// release's bundle pack: executors load those without evaluating them).
+	// It must run them outside the controller's process, where neither the
+	// signing key nor any token is in reach (modcheck.Checker.Check: a
+	// confined child). nil: modules are not load-checked; the manifest
+	// still is.
+	CheckModules func(ctx context.Context, root string, specs []jshost.Spec) ([]jshost.Failure, map[string]jshost.Meta, error)
 	// Replicas is the JetStream replica count of streams and buckets the
 	// controller creates when missing (3 on a 3-node cluster).
 	Replicas   int

@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 }
 
 // checkModules is the real module check, run from this test binary.
-func checkModules(opts modcheck.Options) func(context.Context, string, []jshost.Spec) ([]jshost.Failure, error) {
+func checkModules(opts modcheck.Options) func(context.Context, string, []jshost.Spec) ([]jshost.Failure, map[string]jshost.Meta, error) {
 	opts.Command = []string{os.Args[0], checkChild}
 	return modcheck.New(opts).Check
 }

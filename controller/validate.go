@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -62,11 +63,10 @@ func (c *Controller) validate(ctx context.Context, rrepo *release.Repo, rec *rel
 		c.notChecked(rec, changed, fmt.Errorf("lay the release out to load its modules: %w", err))
 		return nil
 	}
-	pack := c.pack(rec, dst, projectSpecs(project))
 	if c.cfg.CheckModules == nil {
-		return pack
+		return c.pack(rec, dst, projectSpecs(project), nil)
 	}
-	failures, err := c.cfg.CheckModules(ctx, dst, changed)
+	failures, described, err := c.cfg.CheckModules(ctx, dst, changed)
 	if err != nil {
 		c.notChecked(rec, changed, err)
 	}
@@ -74,7 +74,27 @@ func (c *Controller) validate(ctx context.Context, rrepo *release.Repo, rec *rel
 		rec.Warnings = append(rec.Warnings, release.Finding{File: f.Source, Severity: release.SeverityWarning,
 			Message: fmt.Sprintf("tool %s does not load: %s", f.Name, f.Reason)})
 	}
-	return pack
+	return c.pack(rec, dst, projectSpecs(project), metasByPath(changed, described, c.log))
+}
+
+// metasByPath are the descriptions the check gave, by module path, for
+// the modules loaded in the ordinary form (the opencode form's is made by
+// the executor's host).
+func metasByPath(specs []jshost.Spec, described map[string]jshost.Meta, log *slog.Logger) map[string][]byte {
+	out := map[string][]byte{}
+	for _, s := range specs {
+		m, ok := described[s.Name]
+		if !ok || s.Legacy {
+			continue
+		}
+		b, err := m.Encode()
+		if err != nil {
+			log.Warn("encode a module's description; executors evaluate the module", "tool", s.Name, "error", err)
+			continue
+		}
+		out[s.Path] = b
+	}
+	return out
 }
 
 // notChecked records that specs could not be load-checked, and why. The
@@ -88,15 +108,17 @@ func (c *Controller) notChecked(rec *release.Record, specs []jshost.Spec, err er
 }
 
 // pack bundles specs from the tree laid out at root, in this process
-// (esbuild runs no module code), into the pack rec.Bundles names. The
-// bundler is kept between builds: modules that did not change are found
-// in its cache. A pack that cannot be made is no error: executors bundle.
-func (c *Controller) pack(rec *release.Record, root string, specs []jshost.Spec) []byte {
+// (esbuild runs no module code), into the pack rec.Bundles names, with
+// the modules' descriptions in metas (by path). The bundler is kept
+// between builds: modules that did not change are found in its cache,
+// with the description an earlier check gave. A pack that cannot be made
+// is no error: executors bundle.
+func (c *Controller) pack(rec *release.Record, root string, specs []jshost.Spec, metas map[string][]byte) []byte {
 	entries := make([]string, 0, len(specs))
 	for _, s := range specs {
 		entries = append(entries, s.Path)
 	}
-	b, err := c.bundler.Pack(root, entries)
+	b, err := c.bundler.Pack(root, entries, metas)
 	if err != nil || b == nil {
 		if err != nil {
 			c.log.Warn("bundle the modules for the fleet; executors bundle them", "release", rec.ID, "error", err)

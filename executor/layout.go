@@ -31,7 +31,7 @@ func (e *Executor) layOut(ctx context.Context, rec *release.Record, dir string) 
 			if err := e.prefetch(ctx, rec); err != nil {
 				return err
 			}
-			err := release.WriteTreeWith(dir, rec, e.opener(ctx), release.WriteOptions{Link: e.cached, Reuse: spareDir(e.cfg.DataDir)})
+			err := release.WriteTreeWith(dir, rec, e.opener(ctx), release.WriteOptions{Link: e.cached, Reuse: spareDir(e.cfg.DataDir), Volatile: true})
 			var ce *release.ContentError
 			switch {
 			case errors.As(err, &ce):

@@ -41,8 +41,8 @@ type WriteOptions struct {
 	// verified against digest and fsynced when it was stored (an executor's
 	// content cache). Regular files are then hard-linked from it instead of
 	// copied: no copy, no hashing again, no fsync per file (the inode's data
-	// is durable already; the folder fsyncs and the rename still make the
-	// layout atomic and durable).
+	// is durable already; the folder fsyncs, unless Volatile, and the
+	// rename still make the layout atomic and durable).
 	//
 	// With Link the whole folder is read-only, since a link shares its
 	// inode with the cache: files 0444, executables 0555 (those are copied,
@@ -57,6 +57,13 @@ type WriteOptions struct {
 	// temp folder and emptied of every file and of the folders the release
 	// does not have, then laid out as a new one. Absent, it is not used.
 	Reuse string
+
+	// Volatile skips the fsyncs of the layout's folders (copied files are
+	// still fsynced). Set it only when the caller verifies the folder
+	// against the record before every use and lays it out again when it
+	// fails (the executor does, after a restart too): a layout lost to a
+	// power cut is then rebuilt, and its durability is worth nothing.
+	Volatile bool
 }
 
 // readOnly reports whether the layout's files are read-only.
@@ -93,6 +100,9 @@ func WriteTreeWith(dst string, rec *Record, open func(digest string) (io.ReadClo
 	if err := os.Rename(tmp, dst); err != nil {
 		os.RemoveAll(tmp)
 		return fmt.Errorf("lay out release %s: %w", rec.ID, err)
+	}
+	if opts.Volatile {
+		return nil
 	}
 	if err := syncDir(parent); err != nil {
 		return fmt.Errorf("lay out release %s: sync %s: %w", rec.ID, parent, err)
@@ -167,6 +177,9 @@ func layOut(root string, rec *Record, open func(string) (io.ReadCloser, error), 
 		if err := writeEntry(full, e, open, opts); err != nil {
 			return err
 		}
+	}
+	if opts.Volatile {
+		return nil
 	}
 	// Sync folders deepest first so every name is durable before the rename.
 	order := make([]string, 0, len(dirs))

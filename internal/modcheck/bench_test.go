@@ -29,7 +29,7 @@ func BenchmarkCheck(b *testing.B) {
 				c := checker(Options{Spare: spare})
 				defer c.Close()
 				for b.Loop() {
-					fs, err := c.Check(b.Context(), root, specs(names...))
+					fs, _, err := c.Check(b.Context(), root, specs(names...))
 					if err != nil || len(fs) > 0 {
 						b.Fatal(err, fs)
 					}

@@ -75,7 +75,11 @@ func Serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
 				out.write(line{Failure: &failure{Name: f.Name, Source: f.Source, Reason: f.Reason, Memory: f.Memory}})
 			}
 			for _, t := range set.Tools() {
-				out.write(line{Tool: &wireSpec{Name: t.Name, Source: t.Source, Path: s.Path}})
+				ws := &wireSpec{Name: t.Name, Source: t.Source, Path: s.Path}
+				if m, ok := set.Meta(t.Name); ok {
+					ws.Meta = &m
+				}
+				out.write(line{Tool: ws})
 			}
 			// Not closed: the process ends once every module has, and a
 			// Close waits for the heap watchdog's next tick (up to 10 ms).

@@ -15,6 +15,8 @@ package modcheck
 
 import (
 	"time"
+
+	"github.com/beeuni/beeuni/loader/jshost"
 )
 
 // Defaults of Options.
@@ -41,6 +43,9 @@ type wireSpec struct {
 	Name   string `json:"name"`
 	Source string `json:"source"`
 	Path   string `json:"path"`
+	// Meta is what the module's evaluation told (child to parent only):
+	// the controller ships it with the release's bundles.
+	Meta *jshost.Meta `json:"meta,omitempty"`
 }
 
 // line is one line of the child's stdout; exactly one field is set.

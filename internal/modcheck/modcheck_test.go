@@ -96,9 +96,14 @@ func TestHostileModules(t *testing.T) {
 		"tools/tmp.ts":   tool("import fs from 'node:fs'\nimport os from 'node:os'\nfs.writeFileSync(os.tmpdir() + '/scratch', 'x')"),
 		"tools/spawn.ts": tool("import { execSync } from 'node:child_process'\nexecSync('id')"),
 	})
-	fs, err := checker(Options{}).Check(t.Context(), root, specs("good", "key", "proc", "write", "self", "env", "tmp", "spawn"))
+	fs, described, err := checker(Options{}).Check(t.Context(), root, specs("good", "key", "proc", "write", "self", "env", "tmp", "spawn"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// What the loaded modules told, for the release to ship; none of a
+	// module that failed.
+	if len(described) != 2 || described["good"].Description == "" || described["tmp"].Description == "" || !described["good"].Concurrent {
+		t.Errorf("described = %+v, want good and tmp", described)
 	}
 	got := reasons(fs)
 	for name, want := range map[string]string{
@@ -143,7 +148,7 @@ func TestDeadline(t *testing.T) {
 		"tools/good.ts": tool(""),
 		"tools/hang.ts": tool("for (;;) {}"),
 	})
-	fs, err := checker(Options{Deadline: 2 * time.Second}).Check(t.Context(), root, specs("good", "hang"))
+	fs, _, err := checker(Options{Deadline: 2 * time.Second}).Check(t.Context(), root, specs("good", "hang"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +169,7 @@ func TestMemory(t *testing.T) {
 		"tools/huge.ts":   tool("const b = new Uint8Array(2 ** 31); b.fill(1)"),
 		"tools/repeat.ts": tool("const s = 'x'.repeat(2 ** 30); globalThis.s = s + s"),
 	})
-	fs, err := checker(Options{Deadline: time.Minute, MemoryBytes: 512 << 20}).Check(t.Context(), root, specs("good", "grow", "huge", "repeat"))
+	fs, _, err := checker(Options{Deadline: time.Minute, MemoryBytes: 512 << 20}).Check(t.Context(), root, specs("good", "grow", "huge", "repeat"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +211,7 @@ func TestHangBesideBomb(t *testing.T) {
 		names = append(names, n)
 	}
 	root := tree(t, src)
-	fs, err := checker(Options{Deadline: 2 * time.Second, MemoryBytes: 512 << 20}).Check(t.Context(), root, specs(names...))
+	fs, _, err := checker(Options{Deadline: 2 * time.Second, MemoryBytes: 512 << 20}).Check(t.Context(), root, specs(names...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +235,7 @@ func TestHangBesideBomb(t *testing.T) {
 func TestRefusedWithoutLandlock(t *testing.T) {
 	root := tree(t, map[string]string{"tools/good.ts": tool("")})
 	none := 0
-	fs, err := checker(Options{KernelABI: &none}).Check(t.Context(), root, specs("good"))
+	fs, _, err := checker(Options{KernelABI: &none}).Check(t.Context(), root, specs("good"))
 	if !errors.Is(err, ErrNotChecked) || !strings.Contains(err.Error(), "refused to run: this kernel has no Landlock") || fs != nil {
 		t.Fatalf("Check = %v, %v; want a refusal that names Landlock", fs, err)
 	}
@@ -276,7 +281,7 @@ func TestSpare(t *testing.T) {
 			p.kill()
 			<-p.done
 		}
-		fs, err := c.Check(t.Context(), root, specs(tc.names...))
+		fs, _, err := c.Check(t.Context(), root, specs(tc.names...))
 		if err != nil {
 			t.Fatalf("check %d: %v", i, err)
 		}

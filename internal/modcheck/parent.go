@@ -80,14 +80,17 @@ func New(opts Options) *Checker {
 var ErrNotChecked = errors.New("modules not checked")
 
 // Check loads specs from the release laid out at root (absolute) and
-// returns those that did not load, with their reasons, in spec order. A
+// returns those that did not load, with their reasons, in spec order, and
+// what each module that loaded at the first try told about its tool, by
+// tool name (modules checked again alone are not described: their
+// executors evaluate them). A
 // module that is still loading at the deadline, or that was loading when
 // the process ran out of memory, is one of them. The error is set (and
 // wraps ErrNotChecked) when no module could be checked: the kernel lacks
 // Landlock, or the process would not start.
-func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) ([]jshost.Failure, error) {
+func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) ([]jshost.Failure, map[string]jshost.Meta, error) {
 	if len(specs) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	start := time.Now()
 	end := start.Add(overallFactor * c.opts.Deadline)
@@ -97,7 +100,7 @@ func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) (
 	// holds up none of the others.
 	o, err := c.run(ctx, deadline, c.request(root, specs))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	maps.Copy(reasons, o.failed)
 	inFlight := o.unfinished(specs)
@@ -116,10 +119,10 @@ func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) (
 		// to tell which. (CI once blamed a module that merely read files:
 		// it was the last one loading when the process ran out.)
 		if err := c.oneByOne(ctx, end, root, inFlight, reasons); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	default:
-		return nil, fmt.Errorf("%w: the check process stopped before it loaded a module (%s)", ErrNotChecked, o.crash(c.opts.MemoryBytes))
+		return nil, nil, fmt.Errorf("%w: the check process stopped before it loaded a module (%s)", ErrNotChecked, o.crash(c.opts.MemoryBytes))
 	}
 	// The memory limit stops a module while others load in the same
 	// process, and their growth is not told apart: load each so stopped
@@ -133,7 +136,7 @@ func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) (
 			}
 		}
 		if err := c.oneByOne(ctx, end, root, again, reasons); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	var out []jshost.Failure
@@ -142,7 +145,13 @@ func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) (
 			out = append(out, jshost.Failure{Name: s.Name, Source: s.Source, Reason: why})
 		}
 	}
-	return out, nil
+	described := map[string]jshost.Meta{}
+	for name, m := range o.described {
+		if _, failed := reasons[name]; !failed {
+			described[name] = m
+		}
+	}
+	return out, described, nil
 }
 
 // overallFactor bounds a whole check, re-checks included, in deadlines:
@@ -219,6 +228,7 @@ func (c *Checker) lateReason() string {
 // outcome is what one check process did.
 type outcome struct {
 	finished       map[string]bool
+	described      map[string]jshost.Meta // what the modules that loaded told
 	failed         map[string]string
 	memory         []string // failed when the memory limit stopped them
 	done, timedOut bool
@@ -253,7 +263,7 @@ func (o outcome) crash(limit uint64) string {
 // its report until it ends or the deadline passes (then it is killed, with
 // its process group).
 func (c *Checker) run(ctx context.Context, deadline time.Time, req request) (outcome, error) {
-	o := outcome{finished: map[string]bool{}, failed: map[string]string{}}
+	o := outcome{finished: map[string]bool{}, failed: map[string]string{}, described: map[string]jshost.Meta{}}
 	p, err := c.take()
 	if err != nil {
 		return o, err
@@ -285,6 +295,9 @@ func (c *Checker) run(ctx context.Context, deadline time.Time, req request) (out
 			refused = l.Refused
 		case l.Tool != nil:
 			o.finished[l.Tool.Name] = true
+			if l.Tool.Meta != nil {
+				o.described[l.Tool.Name] = *l.Tool.Meta
+			}
 		case l.Failure != nil:
 			o.finished[l.Failure.Name] = true
 			o.failed[l.Failure.Name] = l.Failure.Reason

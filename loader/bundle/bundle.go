@@ -66,6 +66,7 @@ type store struct {
 	codes     map[string][]byte    // result key -> code
 	maps      map[string][]byte    // result key -> source map (JSON, see Original)
 	memos     map[string]any       // kind\x00result key -> derived value
+	metas     map[string][]byte    // result key -> what its module's evaluation told (Pack, Seed)
 }
 
 // statEntry is the fast path: the inputs' sizes and mtimes when bundled.
@@ -100,6 +101,7 @@ func New(cache Cache) *Bundler {
 		codes:     map[string][]byte{},
 		maps:      map[string][]byte{},
 		memos:     map[string]any{},
+		metas:     map[string][]byte{},
 	}, offer: newOffer(nil)}
 }
 

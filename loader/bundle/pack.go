@@ -1,10 +1,12 @@
 package bundle
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -14,11 +16,13 @@ const packVersion = 1
 
 // packJSON is a pack's encoding: the cache entries of its bundles under
 // their cache keys ("m:<manifest key>", "s:<result key>" for source maps,
-// "<result key>" for code). JSON sorts map keys, so the same bundles make
-// the same bytes, and so the same content digest.
+// "<result key>" for code), and what evaluating a bundle told under its
+// result key (readers of before metas ignore them). JSON sorts map keys,
+// so the same bundles make the same bytes, and so the same content digest.
 type packJSON struct {
-	V       int               `json:"v"`
-	Entries map[string][]byte `json:"entries"`
+	V       int                        `json:"v"`
+	Entries map[string][]byte          `json:"entries"`
+	Metas   map[string]json.RawMessage `json:"metas,omitempty"`
 }
 
 // Pack bundles each of entries (relative to root, as for Bundle) and
@@ -29,8 +33,13 @@ type packJSON struct {
 // a reader run a bundle of other sources. Entries that fail to bundle are
 // left out: their loads fail and are reported where they run. The result
 // is nil when no entry bundled.
-func (b *Bundler) Pack(root string, entries []string) ([]byte, error) {
-	p := packJSON{V: packVersion, Entries: map[string][]byte{}}
+//
+// metas (by entry, as given) are what evaluating each entry told (the JS
+// host's description of its tool, JSON); each is packed under its
+// bundle's key, and kept, so a later Pack of the same bundle ships it
+// too. A reader seeded with the pack finds it with Meta.
+func (b *Bundler) Pack(root string, entries []string, metas map[string][]byte) ([]byte, error) {
+	p := packJSON{V: packVersion, Entries: map[string][]byte{}, Metas: map[string]json.RawMessage{}}
 	for _, entry := range entries {
 		res, err := b.Bundle(root, entry)
 		if err != nil {
@@ -48,6 +57,12 @@ func (b *Bundler) Pack(root string, entries []string) ([]byte, error) {
 			continue // dropped from memory meanwhile: the reader bundles it
 		}
 		p.Entries[mkey], p.Entries["s:"+res.Key], p.Entries[res.Key] = m, smap, res.Code
+		if meta, ok := metas[entry]; ok && json.Valid(meta) {
+			b.setMeta(res.Key, meta)
+		}
+		if meta, ok := b.Meta(res.Key); ok {
+			p.Metas[res.Key] = meta
+		}
 	}
 	if len(p.Entries) == 0 {
 		return nil, nil
@@ -82,5 +97,25 @@ func (b *Bundler) Seed(pack []byte) error {
 			b.put(m, key, k, v)
 		}
 	}
+	for k, v := range p.Metas {
+		if _, ok := p.Entries[k]; ok {
+			b.setMeta(k, v)
+		}
+	}
 	return nil
+}
+
+// Meta is what evaluating the bundle of result key told, as a pack
+// shipped it or Pack was given it. It is kept with the bundles, in the
+// external cache too ("x:<result key>"), so a reader restarted loads the
+// module as it did before the restart.
+func (b *Bundler) Meta(key string) ([]byte, bool) {
+	return b.get(b.metas, key, "x:"+key)
+}
+
+func (b *Bundler) setMeta(key string, meta []byte) {
+	if old, ok := b.get(b.metas, key, "x:"+key); ok && bytes.Equal(old, meta) {
+		return
+	}
+	b.put(b.metas, key, "x:"+key, slices.Clone(meta))
 }

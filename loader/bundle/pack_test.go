@@ -24,11 +24,11 @@ func TestPackSeed(t *testing.T) {
 	write(t, rootA, packFiles)
 	write(t, rootB, packFiles)
 	maker := newBundler(nil)
-	pack, err := maker.Pack(rootA, []string{"tools/a.ts", "tools/b.ts", "tools/bad.ts"})
+	pack, err := maker.Pack(rootA, []string{"tools/a.ts", "tools/b.ts", "tools/bad.ts"}, nil)
 	if err != nil || pack == nil {
 		t.Fatalf("Pack = %d bytes, %v", len(pack), err)
 	}
-	again, _ := newBundler(nil).Pack(rootB, []string{"tools/a.ts", "tools/b.ts", "tools/bad.ts"})
+	again, _ := newBundler(nil).Pack(rootB, []string{"tools/a.ts", "tools/b.ts", "tools/bad.ts"}, nil)
 	if !bytes.Equal(pack, again) {
 		t.Error("two packs of the same files differ: their content digests would too")
 	}
@@ -78,7 +78,62 @@ func TestSeedRefuses(t *testing.T) {
 			t.Errorf("Seed(%q) accepted", pack)
 		}
 	}
-	if p, err := newBundler(nil).Pack(t.TempDir(), []string{"tools/none.ts"}); p != nil || err != nil {
+	if p, err := newBundler(nil).Pack(t.TempDir(), []string{"tools/none.ts"}, nil); p != nil || err != nil {
 		t.Errorf("Pack of nothing that bundles = %q, %v; want nil, nil", p, err)
+	}
+}
+
+// TestPackMetas: the descriptions given to Pack travel with their bundles
+// to a seeded reader, under the bundle's key; a later Pack of the same
+// bundle ships the description again without being given it; a
+// description of a bundle the pack does not hold is not taken.
+func TestPackMetas(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, packFiles)
+	maker := newBundler(nil)
+	metas := map[string][]byte{"tools/a.ts": []byte(`{"description":"a"}`), "tools/bad.ts": []byte(`{"description":"bad"}`),
+		"tools/b.ts": []byte(`not json`)}
+	pack, err := maker.Pack(root, []string{"tools/a.ts", "tools/b.ts", "tools/bad.ts"}, metas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := &memCache{m: map[string][]byte{}}
+	reader := newBundler(ext)
+	if err := reader.Seed(pack); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := reader.Bundle(root, "tools/a.ts")
+	// Kept with the bundles: a reader restarted on the same cache has it.
+	if got, ok := newBundler(ext).Meta(a.Key); !ok || string(got) != `{"description":"a"}` {
+		t.Errorf("a's description after a restart = %q, %v", got, ok)
+	}
+	b, _ := reader.Bundle(root, "tools/b.ts")
+	if got, ok := reader.Meta(a.Key); !ok || string(got) != `{"description":"a"}` {
+		t.Errorf("a's description after Seed = %q, %v", got, ok)
+	}
+	if got, ok := reader.Meta(b.Key); ok {
+		t.Errorf("b's invalid description was shipped: %q", got)
+	}
+
+	again, err := maker.Pack(root, []string{"tools/a.ts", "tools/b.ts"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p packJSON
+	if err := json.Unmarshal(again, &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Metas) != 1 || string(p.Metas[a.Key]) != `{"description":"a"}` {
+		t.Errorf("the next pack's metas = %q, want a's kept", p.Metas)
+	}
+
+	// A meta under a key whose bundle the pack does not hold.
+	forged, _ := json.Marshal(packJSON{V: packVersion, Entries: map[string][]byte{}, Metas: map[string]json.RawMessage{"k": []byte(`{}`)}})
+	other := newBundler(nil)
+	if err := other.Seed(forged); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := other.Meta("k"); ok {
+		t.Error("a description without its bundle was taken")
 	}
 }

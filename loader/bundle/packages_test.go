@@ -83,7 +83,7 @@ func BenchmarkBundlePackage(b *testing.B) {
 		// What an executor pays when the release ships the controller's
 		// bundle: seed a fresh bundler with the pack, then find the bundle
 		// (every input read and hashed against the manifest).
-		pack, err := newBundler(nil).Pack(root, []string{entry})
+		pack, err := newBundler(nil).Pack(root, []string{entry}, nil)
 		if err != nil || pack == nil {
 			b.Fatalf("pack %s: %v", entry, err)
 		}

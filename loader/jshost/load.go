@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -26,11 +27,11 @@ type compiled struct {
 
 // module is one tool's bundle as its runtimes evaluate it.
 type module struct {
-	prog     *goja.Program
-	key      string // the bundle's key (its source map)
-	file     string // the name errors give: the path from the root, or sourceName
-	filename string // __filename: the module's path in the root, with slashes; "" in memory
-	legacy   bool   // Spec.Legacy: the opencode form loads
+	program  func() (*goja.Program, error) // compiled on first use (memoized per key)
+	key      string                        // the bundle's key (its source map)
+	file     string                        // the name errors give: the path from the root, or sourceName
+	filename string                        // __filename: the module's path in the root, with slashes; "" in memory
+	legacy   bool                          // Spec.Legacy: the opencode form loads
 }
 
 // moduleHeader wraps the CommonJS bundle as Node's module wrapper does: a
@@ -45,6 +46,7 @@ type meta struct {
 	timeout     time.Duration
 	err         error
 	transient   bool // the evaluation was stopped (deadline, memory): try again next load
+	shipped     bool // from the release (Meta), not evaluated here: each new runtime checks the exports
 
 	hasParseArgs, concurrent bool // the optional exports (exports.go)
 	maxResultChars           int
@@ -70,14 +72,13 @@ func (h *host) load(ctx context.Context, spec Spec, watch *watchdog) (Tool, *poo
 		return Tool{}, nil, err
 	}
 	mod.key = r.Key
-	c := h.bundler.Memo("jshost.program", r.Key, func() any {
-		p, err := h.compile(mod, r.Code)
-		return &compiled{prog: p, err: err}
-	}).(*compiled)
-	if c.err != nil {
-		return Tool{}, nil, c.err
-	}
-	mod.prog = c.prog
+	mod.program = sync.OnceValues(func() (*goja.Program, error) {
+		c := h.bundler.Memo("jshost.program", r.Key, func() any {
+			p, err := h.compile(mod, r.Code)
+			return &compiled{prog: p, err: err}
+		}).(*compiled)
+		return c.prog, c.err
+	})
 	// What a module's evaluation tells depends on whether it may take the
 	// opencode form: one memo each.
 	kind := "jshost.meta"
@@ -86,6 +87,12 @@ func (h *host) load(ctx context.Context, spec Spec, watch *watchdog) (Tool, *poo
 	}
 	var first *worker
 	m := h.bundler.Memo(kind, r.Key, func() any {
+		if mt := h.shipped(spec, r.Key); mt != nil {
+			return mt // described by the release: evaluated by the first call
+		}
+		if _, err := mod.program(); err != nil {
+			return &meta{err: err}
+		}
 		w, err := newWorker(ctx, h, spec.Name, mod, watch)
 		if err != nil {
 			var st *stoppedError
@@ -114,10 +121,31 @@ func (h *host) load(ctx context.Context, spec Spec, watch *watchdog) (Tool, *poo
 		t.Timeout = h.opts.DefaultTimeout
 	}
 	p := newPool(h, t, mod, watch)
+	p.meta = m
 	if first != nil {
 		p.put(first)
 	}
 	return t, p, nil
+}
+
+// shipped is the Meta the release gives for the module of key, when the
+// host may use it: the module loads in the ordinary form and its bundle
+// came with the release (Bundler.Meta). A description that does not check
+// out is logged and the module is evaluated here.
+func (h *host) shipped(spec Spec, key string) *meta {
+	if spec.Legacy {
+		return nil
+	}
+	raw, ok := h.bundler.Meta(key)
+	if !ok {
+		return nil
+	}
+	m, err := shippedMeta(raw)
+	if err != nil {
+		h.opts.Logger.Warn("the release's description of a module is not used; evaluating the module here", "tool", spec.Name, "error", err)
+		return nil
+	}
+	return m
 }
 
 // compile parses the wrapped bundle (source map comments of bundled

@@ -2,6 +2,7 @@ package jshost
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -12,8 +13,11 @@ type pool struct {
 	h     *host
 	tool  Tool
 	mod   *module
+	meta  *meta // what the module's evaluation told, here or in the release
 	watch *watchdog
 	slots chan struct{}
+
+	warnOnce sync.Once // a shipped module that fails here is logged once
 
 	discarded atomic.Uint64 // runtimes thrown away (stopped, broken, abandoned)
 
@@ -45,8 +49,15 @@ func (p *pool) get(ctx context.Context) (*worker, error) {
 	}
 	p.mu.Unlock()
 	w, err := newWorker(ctx, p.h, p.tool.Name, p.mod, p.watch)
+	if err == nil && p.meta != nil && p.meta.shipped {
+		err = w.checkShipped()
+	}
 	if err != nil {
 		<-p.slots
+		if p.meta != nil && p.meta.shipped {
+			err = fmt.Errorf("tool %s does not load on this executor (the controller's check loaded it): %w", p.tool.Name, err)
+			p.warnOnce.Do(func() { p.h.opts.Logger.Warn("[tools] a project tool did not load", "tool", p.tool.Name, "error", err) })
+		}
 		return nil, err
 	}
 	return w, nil

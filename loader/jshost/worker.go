@@ -191,7 +191,11 @@ func (e *stoppedError) Error() string { return "error at import: " + e.err.Error
 // exports; describe judges them.
 func (w *worker) evaluate() error {
 	vm := w.vm
-	fnv, err := vm.RunProgram(w.mod.prog)
+	prog, err := w.mod.program()
+	if err != nil {
+		return err
+	}
+	fnv, err := vm.RunProgram(prog)
 	if err != nil {
 		return w.importError(err)
 	}
