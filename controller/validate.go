@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -87,7 +88,7 @@ func metasByPath(specs []jshost.Spec, described map[string]jshost.Meta, log *slo
 		if !ok || s.Legacy {
 			continue
 		}
-		b, err := m.Encode()
+		b, err := json.Marshal(m)
 		if err != nil {
 			log.Warn("encode a module's description; executors evaluate the module", "tool", s.Name, "error", err)
 			continue

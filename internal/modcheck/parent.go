@@ -80,12 +80,12 @@ func New(opts Options) *Checker {
 var ErrNotChecked = errors.New("modules not checked")
 
 // Check loads specs from the release laid out at root (absolute) and
-// returns those that did not load, with their reasons, in spec order, and
-// what each module that loaded at the first try told about its tool, by
-// tool name (modules checked again alone are not described: their
-// executors evaluate them). A
+// returns those that did not load, with their reasons, in spec order. A
 // module that is still loading at the deadline, or that was loading when
-// the process ran out of memory, is one of them. The error is set (and
+// the process ran out of memory, is one of them. It also returns what each
+// module that loaded at the first try told about its tool, by tool name
+// (modules checked again alone are not described: executors evaluate
+// them). The error is set (and
 // wraps ErrNotChecked) when no module could be checked: the kernel lacks
 // Landlock, or the process would not start.
 func (c *Checker) Check(ctx context.Context, root string, specs []jshost.Spec) ([]jshost.Failure, map[string]jshost.Meta, error) {

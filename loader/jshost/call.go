@@ -191,7 +191,7 @@ func (w *worker) start(args json.RawMessage, cc CallContext) (goja.Value, *callC
 		}
 	}
 	if w.execute == nil {
-		return nil, nil, errors.New("execute must be a function: execute(args, context) returns the output")
+		return nil, nil, errNoExecute
 	}
 	c := w.newCallContext(cc)
 	v, err := w.execute(w.export, argv, c.obj)

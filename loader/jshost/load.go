@@ -179,6 +179,9 @@ func sourceName(spec Spec) string {
 	return spec.Name + ".ts"
 }
 
+// errNoExecute: the default export has no execute function.
+var errNoExecute = errors.New("execute must be a function: execute(args, context) returns the output")
+
 // describe checks the default export and reads what the model sees.
 func (w *worker) describe() (*meta, error) {
 	if err := w.checkDefault(); err != nil {
@@ -198,7 +201,7 @@ func (w *worker) describe() (*meta, error) {
 		return nil, err
 	}
 	if w.execute == nil {
-		return nil, errors.New("execute must be a function: execute(args, context) returns the output")
+		return nil, errNoExecute
 	}
 	m := &meta{description: desc, parameters: raw}
 	if m.timeout, err = w.timeoutExport(); err != nil {

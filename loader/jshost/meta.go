@@ -24,9 +24,6 @@ type Meta struct {
 	HasParseArgs   bool            `json:"has_parse_args,omitempty"`
 }
 
-// Encode is m as shipped in a bundle pack.
-func (m Meta) Encode() ([]byte, error) { return json.Marshal(m) }
-
 // shippedMeta decodes a Meta from a release and checks it as describe
 // checks a module's exports: one that does not pass is not used (the
 // module is then evaluated here, as without one).
@@ -76,7 +73,7 @@ func (s *Set) Meta(name string) (Meta, bool) {
 func (w *worker) checkShipped() error {
 	err := w.checkDefault()
 	if err == nil && w.execute == nil {
-		err = errors.New("execute must be a function: execute(args, context) returns the output")
+		err = errNoExecute
 	}
 	if err != nil {
 		w.discard()
