@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -50,7 +49,7 @@ func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext, o
 	g := newGuard(w.vm, p.tool.Name)
 	done := make(chan outcome, 1)
 	w.jobs <- func() { done <- w.call(cctx, g, args, cc, p.watch, stopped, st) }
-	o, ok := awaitGuarded(g, done)
+	o, ok := awaitGuarded(g, done, cctx.Done(), func() error { return errors.New(stopped()) })
 	if !ok {
 		// Thrown away when it returns; it keeps its pool slot till then,
 		// so stuck runtimes cannot pile up beyond the pool's size.
@@ -92,13 +91,31 @@ func (p *pool) call(ctx context.Context, args json.RawMessage, cc CallContext, o
 // instruction, a builtin running in Go only when it returns.
 const killGrace = 500 * time.Millisecond
 
-// awaitGuarded waits for done; once g is killed, for killGrace at most
-// (false: the work is still running and must be abandoned).
-func awaitGuarded[T any](g *guard, done <-chan T) (T, bool) {
-	select {
-	case v := <-done:
-		return v, true
-	case <-g.dead:
+// awaitGuarded waits for done. Once stop is closed (the call's deadline,
+// or its caller gone), the work has abortGrace to end by itself (it sees
+// its signal abort), then g is killed with why. Once g is killed, it waits
+// killGrace at most (false: the work is still running and must be
+// abandoned). The grace is timed here, on the waiting goroutine, rather
+// than by a callback on the call's context: one context child and one
+// lock fewer per call.
+func awaitGuarded[T any](g *guard, done <-chan T, stop <-chan struct{}, why func() error) (T, bool) {
+	var grace <-chan time.Time
+wait:
+	for {
+		select {
+		case v := <-done:
+			return v, true
+		case <-stop:
+			stop = nil
+			t := time.NewTimer(abortGrace)
+			defer t.Stop()
+			grace = t.C
+		case <-grace:
+			grace = nil
+			g.kill(why())
+		case <-g.dead:
+			break wait
+		}
 	}
 	t := time.NewTimer(killGrace)
 	defer t.Stop()
@@ -124,22 +141,7 @@ func (w *worker) call(cctx context.Context, g *guard, args json.RawMessage, cc C
 	watch.enter(g)
 	defer watch.leave(g)
 	// At the deadline the signal aborts (below, on the loop); a call still
-	// running after the grace is interrupted.
-	var gmu sync.Mutex
-	var grace *time.Timer
-	stop := context.AfterFunc(cctx, func() {
-		gmu.Lock()
-		grace = time.AfterFunc(abortGrace, func() { g.kill(errors.New(stopped())) })
-		gmu.Unlock()
-	})
-	defer func() {
-		stop()
-		gmu.Lock()
-		if grace != nil {
-			grace.Stop()
-		}
-		gmu.Unlock()
-	}()
+	// running after the grace is interrupted (awaitGuarded, on the caller).
 
 	w.rt.Loop.SetStopped(g.dead)
 	g.busy(true)
@@ -181,7 +183,7 @@ func (w *worker) call(cctx context.Context, g *guard, args json.RawMessage, cc C
 
 // start calls execute with the parsed args and a fresh context object.
 func (w *worker) start(args json.RawMessage, cc CallContext) (goja.Value, *callContext, error) {
-	argv, err := w.jsonParse(goja.Undefined(), w.vm.ToValue(string(args)))
+	argv, err := w.parseArgsJSON(args)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -269,4 +271,14 @@ func (w *worker) output(v goja.Value) (string, error) {
 		return "", nil
 	}
 	return r.String(), nil
+}
+
+// parseArgsJSON makes the arguments' value, as JSON.parse would. (The
+// executor has checked they are JSON: a failure is what JSON.parse threw.)
+func (w *worker) parseArgsJSON(args json.RawMessage) (goja.Value, error) {
+	v, e := w.json.Parse(string(args))
+	if e != nil {
+		return nil, &rejection{v: e}
+	}
+	return v, nil
 }

@@ -43,3 +43,38 @@ func TestJSONStringifyAsNode(t *testing.T) {
 		t.Errorf("a returned object:\n%s\nwant\n%s", r.Output, obj)
 	}
 }
+
+// TestJSONParseAsNode: JSON.parse answers what Node 20 answers, values and
+// SyntaxErrors alike (testdata/json_parse.probe.js says how the expected
+// file was made).
+func TestJSONParseAsNode(t *testing.T) {
+	probe, err := os.ReadFile("testdata/json_parse.probe.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("testdata/json_parse.node.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := loadTools(t, project(t, map[string]string{
+		"tools/probe.ts": tool("execute() {\n" + string(probe) + "\n}"),
+	}), Options{}, "tools/probe.ts")
+	mustLoad(t, s)
+	r := call(t, s, "probe", "{}")
+	if r.IsError {
+		t.Fatal(r.Output)
+	}
+	got, wantLines := strings.Split(r.Output, "\n"), strings.Split(strings.TrimSpace(string(want)), "\n")
+	for i := range max(len(got), len(wantLines)) {
+		var g, w string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(wantLines) {
+			w = wantLines[i]
+		}
+		if g != w {
+			t.Errorf("line %d:\n got %s\nwant %s", i+1, g, w)
+		}
+	}
+}

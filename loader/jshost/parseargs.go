@@ -20,7 +20,7 @@ func (w *worker) begin(cctx context.Context, g *guard, args json.RawMessage, cc 
 	c := w.newCallContext(cc)
 	// parseArgs gets a copy of its own: what it changes in place does not
 	// reach execute unless it returns it.
-	argsCopy, err := w.jsonParse(goja.Undefined(), w.vm.ToValue(string(args)))
+	argsCopy, err := w.parseArgsJSON(args)
 	if err != nil {
 		return nil, c, err
 	}
@@ -46,7 +46,7 @@ func (w *worker) begin(cctx context.Context, g *guard, args json.RawMessage, cc 
 	checked := args
 	switch {
 	case v == nil || goja.IsUndefined(v):
-		if argv, err = w.jsonParse(goja.Undefined(), w.vm.ToValue(string(args))); err != nil {
+		if argv, err = w.parseArgsJSON(args); err != nil {
 			return nil, c, err
 		}
 	case isArgsObject(w.vm, v):

@@ -40,7 +40,7 @@ func TestLoadReasons(t *testing.T) {
 		{"thrown", "interface A {\n  a: number\n}\ntype B = string\nconst x: A = { a: 1 }\n  throw new Error('at line 6 ' + x.a)\n",
 			"error at import: tools/thrown.ts:6:9: at line 6 1"},
 		{"json", "type T = { a: number }\nconst cfg: T =\n  JSON.parse('{bad')\nexport default cfg\n",
-			"error at import: tools/json.ts:3:8: invalid character 'b'"},
+			"error at import: tools/json.ts:3:8: Expected property name or '}' in JSON at position 1"},
 		{"str_thrown", "type T = 1\n\nthrow 'plain words'\n", "error at import: tools/str_thrown.ts:3:1: plain words"},
 		{"inlib", "import { boom } from '../lib/boom'\ntype T = 1\nboom()\n", "error at import: lib/boom.ts:4:9: from the library"},
 		{"inpkg", "import 'bad-pkg'\n", "error at import: node_modules/bad-pkg/index.js:2:11: Cannot read property 'x' of undefined"},

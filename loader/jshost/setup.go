@@ -137,16 +137,17 @@ func nodeHTTPClient(p *policy.Policy) *http.Client {
 // setup installs the platforms' globals and require (made on first read
 // where they cost: rt.Runtime.LazyGlobal), and keeps what calls use.
 func (w *worker) setup() error {
-	// The originals, before the limits platform guards them: the host
-	// parses arguments it has already bounded (the request body's limit),
-	// and the guard's wrapper costs a trivial call a fifth of its time.
 	jsonObj := w.vm.Get("JSON").ToObject(w.vm)
-	w.jsonParse, _ = goja.AssertFunction(jsonObj.Get("parse"))
 	r, err := w.h.rt.NewRuntime(w.vm, w.tool)
 	if err != nil {
 		return err
 	}
-	// stringify as package ecma corrected it (the guards leave it alone).
+	// JSON.parse's parser itself, not the global the limits platform
+	// guards: the host parses arguments it has already bounded (the request
+	// body's limit), and the guard's wrapper cost a trivial call a fifth of
+	// its time. stringify as package ecma corrected it (the guards leave it
+	// alone).
+	w.json = ecma.JSONParser(r)
 	w.jsonStringify, _ = goja.AssertFunction(jsonObj.Get("stringify"))
 	if w.mod != nil && w.mod.filename != "" {
 		r.Main = filepath.FromSlash(w.mod.filename) // Bun.main

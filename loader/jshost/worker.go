@@ -11,6 +11,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/beeuni/beeuni/loader/jshost/ecma"
 	"github.com/beeuni/beeuni/loader/jshost/rt"
 )
 
@@ -18,20 +19,21 @@ import (
 // used by one goroutine at a time (the pool hands it out) and thrown away
 // once interrupted.
 type worker struct {
-	h                        *host
-	tool                     string
-	mod                      *module
-	vm                       *goja.Runtime
-	rt                       *rt.Runtime   // the platforms' bindings and the event loop
-	ns, def                  goja.Value    // the module namespace (module.exports) and its default export
-	export                   *goja.Object  // def when it is an object
-	execute                  goja.Callable // export.execute when it is a function
-	oc                       *opencodeTool // the opencode form (legacy folder only), else nil
-	ocJS                     *goja.Object  // js/opencode.js's helpers, once a legacy module needs them
-	parseArgs                goja.Callable // the module's parseArgs, nil when it exports none
-	jsonParse, jsonStringify goja.Callable
-	abortCtor                goja.Value    // the web platform's AbortController, once a call needs it
-	lazySet                  [2]goja.Value // setters of context.env and context.signal
+	h             *host
+	tool          string
+	mod           *module
+	vm            *goja.Runtime
+	rt            *rt.Runtime   // the platforms' bindings and the event loop
+	ns, def       goja.Value    // the module namespace (module.exports) and its default export
+	export        *goja.Object  // def when it is an object
+	execute       goja.Callable // export.execute when it is a function
+	oc            *opencodeTool // the opencode form (legacy folder only), else nil
+	ocJS          *goja.Object  // js/opencode.js's helpers, once a legacy module needs them
+	parseArgs     goja.Callable // the module's parseArgs, nil when it exports none
+	json          *ecma.Parser  // the host parses arguments with it, outside the limits
+	jsonStringify goja.Callable
+	abortCtor     goja.Value    // the web platform's AbortController, once a call needs it
+	lazySet       [2]goja.Value // setters of context.env and context.signal
 
 	// JS runs on the worker's own goroutine, handed work through jobs:
 	// the caller can answer without it when it is stuck in a builtin, and
@@ -148,7 +150,7 @@ func newWorker(ctx context.Context, h *host, tool string, mod *module, watch *wa
 		g.busy(false)
 		done <- err
 	}
-	err, ok := awaitGuarded(g, done)
+	err, ok := awaitGuarded(g, done, nil, nil)
 	stop()
 	if !ok { // stuck in a builtin's Go loop: thrown away when it returns
 		go func() {

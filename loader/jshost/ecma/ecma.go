@@ -8,6 +8,8 @@
 // builtin is replaced by one that stringifies without the indent (goja's
 // compact form is right) and indents the text in Go (indent.go). Plain
 // objects and arrays are written by stringify.go, faster.
+//
+// JSON.parse: parse.go, for speed, V8's errors and lone surrogates.
 package ecma
 
 import (
@@ -64,6 +66,9 @@ func install(r *rt.Runtime) error {
 	installDate(vm)
 	installRegExp(r)
 	if err := installAsyncIterator(vm); err != nil {
+		return err
+	}
+	if err := installParse(r, j); err != nil {
 		return err
 	}
 	return j.DefineDataProperty("stringify", fn, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)

@@ -1,0 +1,538 @@
+package ecma
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/beeuni/beeuni/loader/jshost/rt"
+)
+
+// JSON.parse in Go. goja's parses through encoding/json's Decoder.Token,
+// which boxes every token: 12 KB of JSON took 373 µs and 6,500
+// allocations, and every tool that fetches JSON pays it (response.json()
+// is JSON.parse). This parser walks the text once and makes the values
+// directly. Its SyntaxErrors are V8's, message and position (Node's
+// answer), where goja's were encoding/json's; and it keeps a lone
+// surrogate (a "\ud800" escape, or one in the text) as JS does, where
+// goja's made it U+FFFD.
+
+// maxParseDepth bounds the nesting the parser recurses into. The limits
+// platform refuses deeper text first (for long text) and the executor's
+// argument check (encoding/json's 10,000): this is the last line.
+const maxParseDepth = 100000
+
+// A parse keeps the keys and short string values it has made, up to
+// maxInterned of each, to make each only once.
+const (
+	maxInterned = 1024
+	maxShort    = 32
+)
+
+// Parser parses JSON text into one runtime's values.
+type Parser struct {
+	vm      *goja.Runtime
+	syntax  goja.Value    // the original SyntaxError constructor
+	rangeE  goja.Value    // the original RangeError constructor
+	defProp goja.Callable // the original Reflect.defineProperty, for keys a Go string cannot hold
+	busy    bool          // a parse is running (a reentrant one makes its own state)
+
+	// One parse's state.
+	s     string
+	wtf8  bool // s is WTF-8: the three bytes of a surrogate are that surrogate
+	i     int
+	depth int
+	err   *parseError
+	keys  map[string]string     // the parse's keys, each copied once
+	short map[string]goja.Value // the parse's short string values, each made once
+	items []any                 // the elements of the arrays being parsed
+	units []uint16              // a string's code units while escapes are decoded
+}
+
+type parserKey struct{}
+
+// JSONParser is r's parser, made on first use.
+func JSONParser(r *rt.Runtime) *Parser {
+	return rt.Local(r, parserKey{}, func() *Parser { return newParser(r.VM) })
+}
+
+func newParser(vm *goja.Runtime) *Parser {
+	p := &Parser{vm: vm, syntax: vm.Get("SyntaxError"), rangeE: vm.Get("RangeError")}
+	if refl, ok := vm.Get("Reflect").(*goja.Object); ok {
+		p.defProp, _ = goja.AssertFunction(refl.Get("defineProperty"))
+	}
+	return p
+}
+
+// Parse is JSON.parse(text) without a reviver, text being UTF-8 (bytes
+// that are not are U+FFFD). A failure is the error JSON.parse throws, as a
+// value to throw.
+func (p *Parser) Parse(text string) (goja.Value, goja.Value) { return p.parse(text, false) }
+
+func (p *Parser) parse(text string, wtf8 bool) (goja.Value, goja.Value) {
+	if p.busy { // a key's defineProperty cannot call back, but be sure
+		return newParser(p.vm).parse(text, wtf8)
+	}
+	p.busy = true
+	p.s, p.wtf8, p.i, p.depth, p.err = text, wtf8, 0, 0, nil
+	defer p.reset()
+	p.ws()
+	v := p.value()
+	if p.err == nil {
+		p.ws()
+		if p.i < len(p.s) {
+			p.fail(p.i, msgAfterJSON)
+		}
+	}
+	if p.err != nil {
+		return nil, p.err.value(p)
+	}
+	return v, nil
+}
+
+// reset lets go of the parse's text and values, keeping the buffers.
+func (p *Parser) reset() {
+	p.busy = false
+	p.s = ""
+	clear(p.keys)
+	clear(p.short)
+	clear(p.items[:cap(p.items)])
+	p.items = p.items[:0]
+	if cap(p.units) > 64<<10 {
+		p.units = nil
+	}
+}
+
+func (p *Parser) ws() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// value parses one value at p.i (whitespace skipped). On failure p.err is
+// set and the result is nil.
+func (p *Parser) value() goja.Value {
+	if p.i >= len(p.s) {
+		p.fail(p.i, msgEnd)
+		return nil
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.object()
+	case c == '[':
+		return p.array()
+	case c == '"':
+		return p.str()
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	case c == 't':
+		return p.literal("true", goja.Value(p.vm.ToValue(true)))
+	case c == 'f':
+		return p.literal("false", goja.Value(p.vm.ToValue(false)))
+	case c == 'n':
+		return p.literal("null", goja.Null())
+	default:
+		p.fail(p.i, msgToken)
+		return nil
+	}
+}
+
+func (p *Parser) literal(word string, v goja.Value) goja.Value {
+	for k := 0; k < len(word); k++ {
+		j := p.i + k
+		if j >= len(p.s) {
+			p.fail(j, msgEnd)
+			return nil
+		}
+		if p.s[j] != word[k] {
+			p.fail(j, msgToken)
+			return nil
+		}
+	}
+	p.i += len(word)
+	return v
+}
+
+func (p *Parser) enter() bool {
+	p.depth++
+	if p.depth > maxParseDepth {
+		p.fail(p.i, msgDeep)
+		return false
+	}
+	return true
+}
+
+func (p *Parser) object() goja.Value {
+	if !p.enter() {
+		return nil
+	}
+	defer func() { p.depth-- }()
+	o := p.vm.NewObject()
+	if p.open('}') {
+		return o
+	}
+	expect := msgPropOrBrace
+	for {
+		if p.i >= len(p.s) || p.s[p.i] != '"' {
+			p.fail(p.i, expect)
+			return nil
+		}
+		key, keyV, ok := p.key()
+		if !ok {
+			return nil
+		}
+		p.ws()
+		if p.i >= len(p.s) || p.s[p.i] != ':' {
+			p.fail(p.i, msgColon)
+			return nil
+		}
+		p.i++
+		p.ws()
+		v := p.value()
+		if v == nil {
+			return nil
+		}
+		if keyV != nil {
+			// A key with a lone surrogate: a Go string cannot hold it.
+			desc := p.vm.CreateObject(nil) // nothing inherited reads as a descriptor field
+			_ = desc.Set("value", v)
+			_ = desc.Set("writable", true)
+			_ = desc.Set("enumerable", true)
+			_ = desc.Set("configurable", true)
+			if _, err := p.defProp(goja.Undefined(), o, keyV, desc); err != nil {
+				panic(err)
+			}
+		} else if err := o.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+			panic(err)
+		}
+		more, ok := p.next('}', msgCommaBrace)
+		if !ok {
+			return nil
+		}
+		if !more {
+			return o
+		}
+		expect = msgPropName
+	}
+}
+
+// next reads what follows a member: a comma (more), the closing bracket
+// (not more), or anything else (fails with msg).
+func (p *Parser) next(closing byte, msg parseMsg) (more, ok bool) {
+	p.ws()
+	if p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+			p.ws()
+			return true, true
+		case closing:
+			p.i++
+			return false, true
+		}
+	}
+	p.fail(p.i, msg)
+	return false, false
+}
+
+// open reads an opening bracket and says whether its closing one follows.
+func (p *Parser) open(closing byte) (empty bool) {
+	p.i++
+	p.ws()
+	if p.i < len(p.s) && p.s[p.i] == closing {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *Parser) array() goja.Value {
+	if !p.enter() {
+		return nil
+	}
+	defer func() { p.depth-- }()
+	base := len(p.items)
+	if p.open(']') {
+		return p.vm.NewArray()
+	}
+	for {
+		v := p.value()
+		if v == nil {
+			return nil
+		}
+		p.items = append(p.items, v)
+		more, ok := p.next(']', msgCommaBracket)
+		if !ok {
+			return nil
+		}
+		if !more {
+			a := p.vm.NewArray(p.items[base:]...)
+			clear(p.items[base:])
+			p.items = p.items[:base]
+			return a
+		}
+	}
+}
+
+func (p *Parser) number() goja.Value {
+	s := p.s
+	start := p.i
+	j := p.i
+	neg := s[j] == '-'
+	if neg {
+		j++
+		if !isDigit(s, j) {
+			p.fail(j, msgMinus)
+			return nil
+		}
+	}
+	intStart := j
+	if s[j] == '0' {
+		j++
+		if isDigit(s, j) {
+			p.fail(j, msgNumber)
+			return nil
+		}
+	} else {
+		j = digitsEnd(s, j)
+	}
+	integer := true
+	// A fraction, then an exponent: each needs a digit after its mark.
+	for _, part := range [...]struct {
+		marks string
+		msg   parseMsg
+	}{{".", msgFraction}, {"eE", msgExponent}} {
+		if j >= len(s) || !strings.ContainsRune(part.marks, rune(s[j])) {
+			continue
+		}
+		integer = false
+		j++
+		if part.msg == msgExponent && j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if !isDigit(s, j) {
+			p.fail(j, part.msg)
+			return nil
+		}
+		j = digitsEnd(s, j)
+	}
+	p.i = j
+	// Up to 15 digits an integer is exact in a float64; -0 is a float.
+	if integer && j-intStart <= 15 && !(neg && j-intStart == 1 && s[intStart] == '0') {
+		var n int64
+		for _, c := range []byte(s[intStart:j]) {
+			n = n*10 + int64(c-'0')
+		}
+		if neg {
+			n = -n
+		}
+		return p.vm.ToValue(n)
+	}
+	// Well formed by the scan above; out of range is ±Infinity or 0, as in JS.
+	f, _ := strconv.ParseFloat(s[start:j], 64)
+	return p.vm.ToValue(f)
+}
+
+// str parses a string value.
+func (p *Parser) str() goja.Value {
+	start := p.i + 1
+	j := plainEnd(p.s, start)
+	if j < len(p.s) && p.s[j] == '"' {
+		p.i = j + 1
+		raw := p.s[start:j]
+		if len(raw) > maxShort {
+			return p.vm.ToValue(strings.Clone(raw))
+		}
+		// Short values repeat (enums, tags, units): one JS string serves.
+		if v, ok := p.short[raw]; ok {
+			return v
+		}
+		v := p.vm.ToValue(strings.Clone(raw))
+		if p.short == nil {
+			p.short = make(map[string]goja.Value)
+		}
+		if len(p.short) < maxInterned {
+			p.short[raw] = v
+		}
+		return v
+	}
+	units, ascii, ok := p.decode(start)
+	if !ok {
+		return nil
+	}
+	if ascii {
+		return p.vm.ToValue(asciiOf(units))
+	}
+	return goja.StringFromUTF16(units)
+}
+
+// key parses a property name: a Go string, or (keyV) a JS string when it
+// holds a lone surrogate.
+func (p *Parser) key() (string, goja.Value, bool) {
+	start := p.i + 1
+	j := plainEnd(p.s, start)
+	if j < len(p.s) && p.s[j] == '"' {
+		p.i = j + 1
+		raw := p.s[start:j]
+		if k, ok := p.keys[raw]; ok {
+			return k, nil, true
+		}
+		k := strings.Clone(raw)
+		if p.keys == nil {
+			p.keys = make(map[string]string)
+		}
+		if len(p.keys) < maxInterned {
+			p.keys[k] = k
+		}
+		return k, nil, true
+	}
+	units, ascii, ok := p.decode(start)
+	if !ok {
+		return "", nil, false
+	}
+	if ascii {
+		return asciiOf(units), nil, true
+	}
+	if loneSurrogate(units) {
+		return "", goja.StringFromUTF16(units), true
+	}
+	return goja.StringFromUTF16(units).String(), nil, true
+}
+
+// plainEnd is where the run of printable ASCII without escapes that
+// starts at i ends.
+func plainEnd(s string, i int) int {
+	for i < len(s) {
+		c := s[i]
+		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// decode reads the string whose content starts at start into p.units,
+// up to and past its closing quote.
+func (p *Parser) decode(start int) (units []uint16, ascii, ok bool) {
+	s := p.s
+	u := p.units[:0]
+	ascii = true
+	j := start
+	for {
+		if j >= len(s) {
+			p.fail(j, msgUnterminated)
+			return nil, false, false
+		}
+		c := s[j]
+		switch {
+		case c == '"':
+			p.i = j + 1
+			p.units = u
+			return u, ascii, true
+		case c < 0x20:
+			p.fail(j, msgControl)
+			return nil, false, false
+		case c == '\\':
+			j++
+			if j >= len(s) {
+				p.fail(j, msgEnd)
+				return nil, false, false
+			}
+			var r uint16
+			switch s[j] {
+			case '"', '\\', '/':
+				r = uint16(s[j])
+			case 'b':
+				r = '\b'
+			case 'f':
+				r = '\f'
+			case 'n':
+				r = '\n'
+			case 'r':
+				r = '\r'
+			case 't':
+				r = '\t'
+			case 'u':
+				for k := 1; k <= 4; k++ {
+					h, ok := hexVal(s, j+k)
+					if !ok {
+						p.fail(j+k, msgUnicode)
+						return nil, false, false
+					}
+					r = r<<4 | h
+				}
+				j += 4
+			default:
+				p.fail(j, msgEscape)
+				return nil, false, false
+			}
+			j++
+			if r >= 0x80 {
+				ascii = false
+			}
+			u = append(u, r)
+		case c < 0x80:
+			u = append(u, uint16(c))
+			j++
+		default:
+			ascii = false
+			var n int
+			u, n = appendUnits(u, s, j, p.wtf8)
+			j += n
+		}
+	}
+}
+
+func isDigit(s string, i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+
+func digitsEnd(s string, i int) int {
+	for isDigit(s, i) {
+		i++
+	}
+	return i
+}
+
+func hexVal(s string, i int) (uint16, bool) {
+	if i >= len(s) {
+		return 0, false
+	}
+	switch c := s[i]; {
+	case c >= '0' && c <= '9':
+		return uint16(c - '0'), true
+	case c >= 'a' && c <= 'f':
+		return uint16(c-'a') + 10, true
+	case c >= 'A' && c <= 'F':
+		return uint16(c-'A') + 10, true
+	}
+	return 0, false
+}
+
+func asciiOf(units []uint16) string {
+	var b strings.Builder
+	b.Grow(len(units))
+	for _, c := range units {
+		b.WriteByte(byte(c))
+	}
+	return b.String()
+}
+
+func loneSurrogate(units []uint16) bool {
+	for k := 0; k < len(units); k++ {
+		c := units[k]
+		if c >= 0xD800 && c <= 0xDBFF && k+1 < len(units) && units[k+1] >= 0xDC00 && units[k+1] <= 0xDFFF {
+			k++
+			continue
+		}
+		if c >= 0xD800 && c <= 0xDFFF {
+			return true
+		}
+	}
+	return false
+}
