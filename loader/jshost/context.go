@@ -23,9 +23,9 @@ func (w *worker) newCallContext(cc CallContext) *callContext {
 	vm := w.vm
 	c := &callContext{w: w, obj: vm.NewObject(), env: cc.Env}
 	o := c.obj
-	_ = o.Set("sessionId", cc.SessionID)
-	_ = o.Set("agent", cc.Agent)
-	_ = o.Set("directory", w.h.opts.Directory)
+	_ = o.Set("sessionId", w.lastStr.value(vm, 0, cc.SessionID))
+	_ = o.Set("agent", w.lastStr.value(vm, 1, cc.Agent))
+	_ = o.Set("directory", w.lastStr.value(vm, 2, w.h.opts.Directory))
 	// Getters per call (they know their context, even after the call has
 	// ended); setters are shared: assigning makes a plain data property.
 	_ = o.DefineAccessorProperty("env", vm.ToValue(c.getEnv), w.lazySet[0], goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -34,6 +34,22 @@ func (w *worker) newCallContext(cc CallContext) *callContext {
 		c.opencodeContext(cc.SessionID)
 	}
 	return c
+}
+
+// lastStrings keeps the JS strings of the context's last session, agent
+// and directory: calls on a runtime repeat them, and a JS string is a
+// value (sharing one is not seen).
+type lastStrings [3]struct {
+	s string
+	v goja.Value
+}
+
+func (l *lastStrings) value(vm *goja.Runtime, i int, s string) goja.Value {
+	e := &l[i]
+	if e.v == nil || e.s != s {
+		e.s, e.v = s, vm.ToValue(s)
+	}
+	return e.v
 }
 
 // installLazySetters makes the shared setters of context.env and

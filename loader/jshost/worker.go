@@ -34,6 +34,7 @@ type worker struct {
 	jsonStringify goja.Callable
 	abortCtor     goja.Value    // the web platform's AbortController, once a call needs it
 	lazySet       [2]goja.Value // setters of context.env and context.signal
+	lastStr       lastStrings   // the context's strings of the last call
 
 	// JS runs on the worker's own goroutine, handed work through jobs:
 	// the caller can answer without it when it is stuck in a builtin, and
