@@ -56,8 +56,11 @@ func benchCall(b *testing.B, exec string) {
 
 // benchCallWant calls a tool with an environment the size of a typical
 // process environment, as the executor passes it.
-func benchCallWant(b *testing.B, exec, want string) {
-	s, _ := loadTools(b, project(b, map[string]string{"tools/t.ts": tool(exec)}), Options{}, "tools/t.ts")
+func benchCallWant(b *testing.B, exec, want string) { benchModule(b, tool(exec), want) }
+
+// benchModule is benchCallWant with the module's whole source.
+func benchModule(b *testing.B, src, want string) {
+	s, _ := loadTools(b, project(b, map[string]string{"tools/t.ts": src}), Options{}, "tools/t.ts")
 	mustLoad(b, s)
 	args := json.RawMessage(`{"q":"x"}`)
 	env := map[string]string{}
@@ -114,4 +117,21 @@ func FuzzHeadOf(f *testing.F) {
 			t.Fatalf("head cut inside a character: %q", h)
 		}
 	})
+}
+
+// BenchmarkCallParse parses about 10 KB of JSON a call, as a tool that
+// reads a JSON response (response.json() is JSON.parse), and returns a
+// little of it.
+func BenchmarkCallParse(b *testing.B) {
+	benchModule(b, `const items = []
+for (let i = 0; i < 64; i++) {
+  items.push({ id: i, sku: 'SKU-' + (1000 + i), name: 'Catalog item number ' + i, price: Math.round(i * 1.37 * 100) / 100,
+    tags: ['bench', i % 2 ? 'odd' : 'even'], stock: i % 3 !== 0 })
+}
+const text = JSON.stringify({ page: 1, items }, null, 2)
+export default { description: 'd', parameters: { type: 'object' }, execute(a) {
+  const v = JSON.parse(text)
+  return v.items.filter((x) => x.stock).map((x) => x.sku).join(',').length + a.q
+} }
+`, "")
 }
