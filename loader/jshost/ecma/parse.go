@@ -99,10 +99,19 @@ func (p *Parser) reset() {
 	clear(p.short)
 	clear(p.items[:cap(p.items)])
 	p.items = p.items[:0]
-	if cap(p.units) > 64<<10 {
+	// A huge text's buffers are not kept for the runtime's life.
+	if cap(p.items) > maxSpareItems {
+		p.items = nil
+	}
+	if cap(p.units) > maxSpareUnits {
 		p.units = nil
 	}
 }
+
+const (
+	maxSpareItems = 4 << 10
+	maxSpareUnits = 64 << 10
+)
 
 func (p *Parser) ws() {
 	for p.i < len(p.s) {

@@ -138,3 +138,18 @@ func BenchmarkParse(b *testing.B) {
 		}
 	})
 }
+
+// TestParseSpare: after a huge text, the parser keeps no buffer of its size.
+func TestParseSpare(t *testing.T) {
+	p := newParser(goja.New())
+	big := "[" + strings.Repeat(`"é",`, 100000) + `"é"]`
+	if _, e := p.Parse(big); e != nil {
+		t.Fatal(e)
+	}
+	if cap(p.items) > maxSpareItems || cap(p.units) > maxSpareUnits || p.s != "" {
+		t.Fatalf("kept items %d, units %d, text %d bytes", cap(p.items), cap(p.units), len(p.s))
+	}
+	if v, e := p.Parse(`[1,[2,[3]]]`); e != nil || v.String() != "1,2,3" {
+		t.Fatalf("the next parse: %v %v", v, e)
+	}
+}
