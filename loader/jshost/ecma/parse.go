@@ -1,6 +1,7 @@
 package ecma
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -68,7 +69,16 @@ func newParser(vm *goja.Runtime) *Parser {
 // Parse is JSON.parse(text) without a reviver, text being UTF-8 (bytes
 // that are not are U+FFFD). A failure is the error JSON.parse throws, as a
 // value to throw.
-func (p *Parser) Parse(text string) (goja.Value, goja.Value) { return p.parse(text, false) }
+func (p *Parser) Parse(text string) (v goja.Value, e goja.Value) {
+	// The host calls this outside any JS call: what goja would throw
+	// (nothing should, on a fresh object) is an error, not a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			v, e = nil, p.vm.NewGoError(fmt.Errorf("JSON.parse: %v", r))
+		}
+	}()
+	return p.parse(text, false)
+}
 
 func (p *Parser) parse(text string, wtf8 bool) (goja.Value, goja.Value) {
 	if p.busy { // a key's defineProperty cannot call back, but be sure
@@ -95,6 +105,13 @@ func (p *Parser) parse(text string, wtf8 bool) (goja.Value, goja.Value) {
 func (p *Parser) reset() {
 	p.busy = false
 	p.s = ""
+	// A map grown by a large text would cost its size to clear each time.
+	if len(p.keys) > maxClear {
+		p.keys = nil
+	}
+	if len(p.short) > maxClear {
+		p.short = nil
+	}
 	clear(p.keys)
 	clear(p.short)
 	clear(p.items[:cap(p.items)])
@@ -109,6 +126,7 @@ func (p *Parser) reset() {
 }
 
 const (
+	maxClear      = 64
 	maxSpareItems = 4 << 10
 	maxSpareUnits = 64 << 10
 )

@@ -2,6 +2,7 @@ package ecma
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -148,6 +149,18 @@ func TestParseSpare(t *testing.T) {
 	}
 	if cap(p.items) > maxSpareItems || cap(p.units) > maxSpareUnits || p.s != "" {
 		t.Fatalf("kept items %d, units %d, text %d bytes", cap(p.items), cap(p.units), len(p.s))
+	}
+	var many strings.Builder
+	many.WriteString("{")
+	for i := range 200 {
+		fmt.Fprintf(&many, `"k%d":"v%d",`, i, i)
+	}
+	many.WriteString(`"last":1}`)
+	if _, e := p.Parse(many.String()); e != nil {
+		t.Fatal(e)
+	}
+	if p.keys != nil || p.short != nil {
+		t.Fatalf("kept the maps of 200 keys: %d keys, %d strings (each parse would clear them)", len(p.keys), len(p.short))
 	}
 	if v, e := p.Parse(`[1,[2,[3]]]`); e != nil || v.String() != "1,2,3" {
 		t.Fatalf("the next parse: %v %v", v, e)
