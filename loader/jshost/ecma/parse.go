@@ -150,10 +150,20 @@ func (p *Parser) value() goja.Value {
 		return nil
 	}
 	switch c := p.s[p.i]; {
-	case c == '{':
-		return p.object()
-	case c == '[':
-		return p.array()
+	case c == '{' || c == '[':
+		// No defer for the depth: a failure ends the parse, and the next
+		// one starts at 0.
+		if !p.enter() {
+			return nil
+		}
+		var v goja.Value
+		if c == '{' {
+			v = p.object()
+		} else {
+			v = p.array()
+		}
+		p.depth--
+		return v
 	case c == '"':
 		return p.str()
 	case c == '-' || c >= '0' && c <= '9':
@@ -196,10 +206,6 @@ func (p *Parser) enter() bool {
 }
 
 func (p *Parser) object() goja.Value {
-	if !p.enter() {
-		return nil
-	}
-	defer func() { p.depth-- }()
 	o := p.vm.NewObject()
 	if p.open('}') {
 		return o
@@ -280,10 +286,6 @@ func (p *Parser) open(closing byte) (empty bool) {
 }
 
 func (p *Parser) array() goja.Value {
-	if !p.enter() {
-		return nil
-	}
-	defer func() { p.depth-- }()
 	base := len(p.items)
 	if p.open(']') {
 		return p.vm.NewArray()
